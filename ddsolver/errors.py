@@ -1,0 +1,55 @@
+"""Exception types of ddsolver.
+
+Every error is a narrow :class:`ValueError` subclass so that callers may catch either the
+precise problem or ``ValueError`` as a whole.  Each message names the offending input.
+"""
+
+from __future__ import annotations
+
+
+class BridgeError(ValueError):
+    """Base class of every error raised by ddsolver for bad input."""
+
+
+class InvalidNotationError(BridgeError):
+    """A string could not be parsed as a card, rank, suit, seat, call or contract."""
+
+
+class InvalidDealError(BridgeError):
+    """A deal or hand is inconsistent: duplicate or missing cards, wrong hand sizes."""
+
+
+class IllegalCallError(BridgeError):
+    """A call is not legal at this point of the auction (WBF Laws 18-19, 39)."""
+
+
+class AuctionFinishedError(IllegalCallError):
+    """A call was made after the auction had ended (WBF Law 39)."""
+
+
+class IllegalCardError(BridgeError):
+    """A card cannot be played here: not held, revoke, or out of turn."""
+
+
+class CardNotHeldError(IllegalCardError):
+    """The player to move does not hold the card."""
+
+
+class RevokeError(IllegalCardError):
+    """The card fails to follow suit although the player holds the suit led (WBF Law 61)."""
+
+
+class OutOfTurnError(IllegalCardError):
+    """A card was attributed to a seat that is not the one to play (WBF Law 53-57)."""
+
+
+class InvalidPositionError(BridgeError):
+    """A play position is impossible (inconsistent hand sizes, trick cards, leader)."""
+
+
+class PBNError(BridgeError):
+    """A PBN file is malformed.  The message names the line and, where known, the board."""
+
+
+class LINError(BridgeError):
+    """A LIN file is malformed.  The message names the line or board."""
