@@ -53,3 +53,8 @@ class PBNError(BridgeError):
 
 class LINError(BridgeError):
     """A LIN file is malformed.  The message names the line or board."""
+
+
+class ScoringError(BridgeError):
+    """A result cannot be scored: tricks out of 0..13, bad honours, no declarer where one is
+    needed, or a result added to a finished rubber or Chicago match."""
