@@ -58,3 +58,7 @@ class LINError(BridgeError):
 class ScoringError(BridgeError):
     """A result cannot be scored: tricks out of 0..13, bad honours, no declarer where one is
     needed, or a result added to a finished rubber or Chicago match."""
+
+
+class InvalidTableError(BridgeError):
+    """A double-dummy table has the wrong shape or holds trick counts outside 0..13."""
