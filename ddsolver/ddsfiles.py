@@ -47,8 +47,9 @@ import io
 import os
 import re
 import shlex
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Iterable, Iterator, Optional, Sequence, Union
+from typing import IO, Union
 
 import numpy as np
 
@@ -58,19 +59,19 @@ from .errors import BridgeError
 from .table import Seat, Side, Vulnerability
 
 __all__ = [
+    "DDS_STRAINS",
     "DDSFileError",
-    "FutureTrickGroup",
-    "DealerPar",
-    "SidesPar",
     "DDSRecord",
-    "read_dds_file",
-    "parse_dds_text",
-    "iter_dds_records",
-    "read_gib_tables",
-    "parse_gib_line",
+    "DealerPar",
+    "FutureTrickGroup",
+    "SidesPar",
     "dds_strain",
     "dds_vulnerability",
-    "DDS_STRAINS",
+    "iter_dds_records",
+    "parse_dds_text",
+    "parse_gib_line",
+    "read_dds_file",
+    "read_gib_tables",
 ]
 
 
@@ -218,7 +219,7 @@ _KEYWORDS = ("PBN", "FUT", "TABLE", "PAR", "PAR2", "PLAY", "TRACE")
 class _Ctx:
     """Where we are in the input, for error messages."""
 
-    __slots__ = ("name", "lineno")
+    __slots__ = ("lineno", "name")
 
     def __init__(self, name: str):
         self.name = name
@@ -395,7 +396,7 @@ def iter_dds_records(lines: Iterable[str], name: str = "<string>") -> Iterator[D
         leader's hand, an invalid deal or a hand count that differs from ``NUMBER``.
     """
     ctx = _Ctx(name)
-    expected_count: Optional[int] = None
+    expected_count: int | None = None
     pending: dict = {}
     count = 0
     record_line = 0

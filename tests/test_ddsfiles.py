@@ -7,7 +7,6 @@ tests/data/LICENSE-DDS-Apache-2.0.txt).  Their answers were checked against DDS 
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import numpy as np
