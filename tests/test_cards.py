@@ -1,0 +1,208 @@
+"""Tests for ddsolver.cards: strains, suits, ranks, cards, card sets and masks."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ddsolver.cards import (
+    ALL_CARDS,
+    FULL_DECK_MASK,
+    PBN_SUIT_ORDER,
+    Card,
+    CardSet,
+    Rank,
+    Strain,
+    Suit,
+    card_mask,
+    cards_of_mask,
+)
+from ddsolver.errors import InvalidNotationError
+
+cards = st.sampled_from(ALL_CARDS)
+
+
+# --------------------------------------------------------------------------------------
+# Strain and Suit
+# --------------------------------------------------------------------------------------
+
+def test_strain_order_and_letters():
+    assert [int(s) for s in Strain] == [0, 1, 2, 3, 4]
+    assert Strain.CLUBS < Strain.DIAMONDS < Strain.HEARTS < Strain.SPADES < Strain.NOTRUMP
+    assert [s.letter for s in Strain] == ["C", "D", "H", "S", "NT"]
+    assert [s.symbol for s in Strain] == ["♣", "♦", "♥", "♠", "NT"]
+    assert [str(s) for s in Strain] == ["C", "D", "H", "S", "NT"]
+
+
+@pytest.mark.parametrize("text, strain", [
+    ("C", Strain.CLUBS), ("c", Strain.CLUBS), ("♣", Strain.CLUBS), ("clubs", Strain.CLUBS),
+    ("D", Strain.DIAMONDS), ("♦", Strain.DIAMONDS), ("♢", Strain.DIAMONDS),
+    ("H", Strain.HEARTS), ("♥", Strain.HEARTS), ("Hearts", Strain.HEARTS),
+    ("S", Strain.SPADES), ("♠", Strain.SPADES), (" s ", Strain.SPADES),
+    ("N", Strain.NOTRUMP), ("NT", Strain.NOTRUMP), ("nt", Strain.NOTRUMP),
+    ("notrump", Strain.NOTRUMP),
+])
+def test_strain_from_str(text, strain):
+    assert Strain.from_str(text) is strain
+
+
+@pytest.mark.parametrize("bad", ["", "X", "CD", "1", "NTT", "spade s"])
+def test_strain_from_str_rejects(bad):
+    with pytest.raises(InvalidNotationError) as info:
+        Strain.from_str(bad)
+    assert repr(bad) in str(info.value)
+
+
+def test_strain_kinds_and_suit():
+    assert [s.is_suit for s in Strain] == [True] * 4 + [False]
+    assert [s.is_major for s in Strain] == [False, False, True, True, False]
+    assert [s.is_minor for s in Strain] == [True, True, False, False, False]
+    assert [Strain(i).suit for i in range(4)] == list(Suit)
+    with pytest.raises(ValueError):
+        Strain.NOTRUMP.suit
+
+
+def test_suit_basics():
+    assert [s.letter for s in Suit] == ["C", "D", "H", "S"]
+    assert [s.symbol for s in Suit] == ["♣", "♦", "♥", "♠"]
+    assert [s.strain for s in Suit] == [Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS,
+                                        Strain.SPADES]
+    assert PBN_SUIT_ORDER == (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+    assert Suit.from_str("h") is Suit.HEARTS and Suit.from_str("♤") is Suit.SPADES
+    assert str(Suit.DIAMONDS) == "D"
+
+
+@pytest.mark.parametrize("bad", ["N", "NT", "", "Z", "HS"])
+def test_suit_from_str_rejects(bad):
+    with pytest.raises(InvalidNotationError) as info:
+        Suit.from_str(bad)
+    assert repr(bad) in str(info.value)
+
+
+# --------------------------------------------------------------------------------------
+# Rank
+# --------------------------------------------------------------------------------------
+
+def test_rank_letters_and_hcp():
+    assert "".join(r.letter for r in Rank) == "23456789TJQKA"
+    assert [r.hcp for r in Rank] == [0] * 9 + [1, 2, 3, 4]
+    assert Rank.ACE == 14 and Rank.TWO == 2 and str(Rank.TEN) == "T"
+
+
+@pytest.mark.parametrize("text, rank", [("T", Rank.TEN), ("t", Rank.TEN), ("10", Rank.TEN),
+                                        (" a ", Rank.ACE), ("2", Rank.TWO), ("j", Rank.JACK)])
+def test_rank_from_str(text, rank):
+    assert Rank.from_str(text) is rank
+
+
+@pytest.mark.parametrize("bad", ["1", "11", "0", "X", "", "AK", "B"])
+def test_rank_from_str_rejects(bad):
+    with pytest.raises(InvalidNotationError) as info:
+        Rank.from_str(bad)
+    assert repr(bad) in str(info.value)
+
+
+# --------------------------------------------------------------------------------------
+# Card
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["ST", "S10", "♠T", "♠10", "s t", "st", "TS", "10♠", "10s",
+                                  " ST "])
+def test_card_from_str_ten_of_spades(text):
+    c = Card.from_str(text)
+    assert (c.suit, c.rank) == (Suit.SPADES, Rank.TEN)
+    assert str(c) == "ST"
+
+
+@pytest.mark.parametrize("bad", ["", "S", "Z5", "S1", "SX", "S11", "5", "SS", "NT", "HA2",
+                                 "A", "1S"])
+def test_card_from_str_rejects(bad):
+    with pytest.raises(InvalidNotationError) as info:
+        Card.from_str(bad)
+    assert repr(bad) in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [None, 5, ("S", "T")])
+def test_card_from_str_non_string(bad):
+    with pytest.raises(InvalidNotationError):
+        Card.from_str(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("suit, rank", [(4, 2), (-1, 2), (0, 1), (0, 15), (3, 0)])
+def test_card_constructor_rejects(suit, rank):
+    with pytest.raises(InvalidNotationError):
+        Card(suit, rank)
+
+
+def test_card_properties():
+    c = Card.from_str("HQ")
+    assert c.suit is Suit.HEARTS and c.rank is Rank.QUEEN and c.hcp == 2
+    assert c.bit == 1 << (16 * 2 + 12)
+    assert c.index == 13 * 2 + 10
+    assert c.symbol == "♥Q"
+    assert Card.from_str("C2").index == 0 and Card.from_str("SA").index == 51
+    assert Card(Suit.HEARTS, Rank.QUEEN) is c
+
+
+def test_card_order_identity_hash():
+    assert Card.from_str("C2") < Card.from_str("CA") < Card.from_str("D2") < Card.from_str("SA")
+    assert Card.from_str("HK") >= Card.from_str("HK") > Card.from_str("HQ")
+    assert Card.from_str("D5") <= Card.from_str("D5")
+    assert len({Card.from_str("ST"), Card.from_str("TS"), Card.from_str("S10")}) == 1
+    assert len(ALL_CARDS) == 52 and len(set(ALL_CARDS)) == 52
+    assert sorted(ALL_CARDS) == list(ALL_CARDS)
+    with pytest.raises(AttributeError):
+        Card.from_str("SA").x = 1  # type: ignore[attr-defined]
+
+
+@given(cards)
+def test_card_round_trips(c):
+    assert Card.from_str(str(c)) is c
+    assert Card.from_str(str(c).lower()) is c
+    assert Card.from_str(c.symbol) is c
+    assert Card.from_str(c.rank.letter + c.suit.letter) is c
+    assert Card.from_index(c.index) is c
+    assert eval(repr(c), {"Card": Card}) is c
+    assert pickle.loads(pickle.dumps(c)) is c
+    assert copy.deepcopy(c) is c
+    assert next(cards_of_mask(c.bit)) is c
+
+
+@pytest.mark.parametrize("bad", [-1, 52, 100])
+def test_card_from_index_rejects(bad):
+    with pytest.raises(InvalidNotationError):
+        Card.from_index(bad)
+
+
+# --------------------------------------------------------------------------------------
+# Masks and card sets
+# --------------------------------------------------------------------------------------
+
+def test_full_deck_mask():
+    assert bin(FULL_DECK_MASK).count("1") == 52
+    assert card_mask(ALL_CARDS) == FULL_DECK_MASK
+    assert list(cards_of_mask(FULL_DECK_MASK)) == list(ALL_CARDS)
+    assert list(cards_of_mask(0)) == []
+
+
+@given(st.sets(cards))
+def test_mask_round_trip(cs):
+    m = card_mask(cs)
+    assert bin(m).count("1") == len(cs)
+    assert set(cards_of_mask(m)) == cs
+    got = list(cards_of_mask(m))
+    assert got == sorted(got)
+    assert CardSet.from_mask(m) == cs
+    assert CardSet(cs).mask == m
+
+
+def test_cardset_helpers():
+    cs = CardSet(Card.from_str(t) for t in ["SA", "S2", "HK", "C3", "CA"])
+    assert cs.of_suit(Suit.CLUBS) == {Card.from_str("C3"), Card.from_str("CA")}
+    assert cs.of_suit(Suit.DIAMONDS) == CardSet()
+    assert [str(c) for c in cs.sorted()] == ["SA", "S2", "HK", "CA", "C3"]
+    assert isinstance(cs, frozenset) and hash(cs) == hash(frozenset(cs))
