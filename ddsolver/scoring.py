@@ -451,22 +451,29 @@ def matchpoint_percentages(scores: Iterable[float]) -> List[float]:
 # Shared helpers for rubber and Chicago
 # --------------------------------------------------------------------------------------
 
-def _declarer_side(contract: Contract, declarer) -> Side:
+def _declarer_side(contract: Contract, declarer, what: str = "declarer") -> Side:
     if declarer is None:
         if contract.declarer is None:
             raise ScoringError(
                 f"contract {contract} has no declarer: pass declarer= (a Seat or Side)")
         return contract.declarer.side
     if isinstance(declarer, Side):
-        return declarer
-    if isinstance(declarer, Seat):
-        return declarer.side
-    if isinstance(declarer, str):
+        side = declarer
+    elif isinstance(declarer, Seat):
+        side = declarer.side
+    elif isinstance(declarer, str):
         key = declarer.strip().upper().replace("-", "").replace("/", "")
         if key in ("NS", "EW", "SN", "WE"):
-            return Side.from_str(key)
-        return Seat.from_str(declarer).side
-    raise ScoringError(f"invalid declarer {declarer!r}: expected a Seat or Side")
+            side = Side.from_str(key)
+        else:
+            side = Seat.from_str(declarer).side
+    else:
+        raise ScoringError(f"invalid {what} {declarer!r}: expected a Seat or Side")
+    if what == "declarer" and contract.declarer is not None \
+            and contract.declarer.side != side:
+        raise ScoringError(
+            f"declarer {declarer!r} contradicts the declarer of contract {contract}")
+    return side
 
 
 def _pair(ns: int = 0, ew: int = 0) -> Tuple[int, int]:
@@ -640,8 +647,8 @@ class RubberScore:
             raise ScoringError(
                 f"invalid honours {honours!r} in {contract.strain.letter}: must be one of "
                 f"{', '.join(map(str, allowed))}")
-        h_side = side if honours_side is None else (
-            honours_side.side if isinstance(honours_side, Seat) else Side(honours_side))
+        h_side = side if honours_side is None else _declarer_side(contract, honours_side,
+                                                                   "honours_side")
         vul = self._games[side] >= 1
         below = _pair()
         above = _pair()

@@ -63,7 +63,7 @@ def test_strain_kinds_and_suit():
     assert [s.is_minor for s in Strain] == [True, True, False, False, False]
     assert [Strain(i).suit for i in range(4)] == list(Suit)
     with pytest.raises(ValueError):
-        Strain.NOTRUMP.suit
+        _ = Strain.NOTRUMP.suit
 
 
 def test_suit_basics():

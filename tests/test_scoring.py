@@ -474,6 +474,19 @@ def test_rubber_rejects_bad_honours(contract, honours):
         RubberScore().add(C(contract), 10, declarer=Seat.NORTH, honours=honours)
 
 
+def test_rubber_sides_as_text_and_conflicts():
+    r = RubberScore()
+    d = r.add(C("2S"), 8, declarer="EW", honours=100, honours_side="N-S")
+    assert d.below == (0, 60) and d.above == (100, 0)
+    d = r.add(C("2S"), 8, declarer="south", honours=100, honours_side="W")
+    assert d.below == (60, 0) and d.above == (0, 100)
+    with pytest.raises(ScoringError):
+        r.add(C("2SN"), 8, declarer=Seat.EAST)
+    with pytest.raises(ScoringError, match="honours_side"):
+        r.add(C("2SN"), 8, honours=100, honours_side=5)
+    assert len(r.deals) == 2
+
+
 def test_rubber_needs_declarer_and_tricks():
     with pytest.raises(ScoringError):
         RubberScore().add(C("4S"), 10)
