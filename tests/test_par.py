@@ -228,7 +228,7 @@ vuls = st.sampled_from(list(Vulnerability))
 seats = st.sampled_from(list(Seat))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(tables, vuls, seats)
 def test_every_par_contract_scores_the_par_score(table, vul, dealer):
     result = par(table, vul, dealer)
@@ -250,7 +250,7 @@ def test_every_par_contract_scores_the_par_score(table, vul, dealer):
         assert ParContract.from_str(pc.dds_str()) == pc
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(tables, vuls, seats, st.sampled_from([1, 2, 3]))
 def test_rotating_the_table_rotates_the_par(table, vul, dealer, k):
     # Moving every hand k seats clockwise (with the dealer and the vulnerability) moves the
@@ -289,7 +289,7 @@ def _dds_dealer_par(table, dealer: int, vul_code: int):
     return res.score, [res.contracts[k].value.decode() for k in range(res.number)]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(tables, st.integers(0, 3), st.integers(0, 3))
 def test_matches_dds_library_on_arbitrary_tables(table, dealer, vul_code):
     want_score, want_contracts = _dds_dealer_par(table, dealer, vul_code)
