@@ -258,10 +258,10 @@ class _Parser:
             part = part.strip()
             if not part:
                 continue
-            hand = _parse_lin_hand(part)
-            if hand is None:
-                raise self.error(item, f"bad hand {part!r} for {seat.name}")
-            hands[seat] = hand
+            try:
+                hands[seat] = _parse_lin_hand(part)
+            except ValueError as exc:
+                raise self.error(item, f"bad hand {part!r} for {seat.name}: {exc}") from None
         known = [h for h in hands if h is not None]
         if not known:
             return dealer, None
@@ -269,7 +269,8 @@ class _Parser:
             used = 0
             for h in known:
                 if used & h.mask:
-                    raise self.error(item, "a card is dealt to two hands")
+                    card = next(iter(Hand(used & h.mask)))
+                    raise self.error(item, f"card {card} is dealt to two hands")
                 used |= h.mask
             missing = hands.index(None)
             full = Hand([Card(s, r) for s in Suit for r in Rank])
@@ -363,15 +364,21 @@ class _Parser:
                     declarer = auction.declarer
                     game.set_tag("Contract", _contract_text(contract))
                     game.set_tag("Declarer", declarer.letter)
-        if contract is None and rs:
-            fill = _parse_rs(rs)
-            if fill is not None and not b.cards:
-                if fill == "PASS":
+        fill = _parse_rs(rs) if rs else None
+        if fill is not None and not b.cards and b.claim is None:
+            # A vugraph board without the play: the rs item gives the outcome.
+            if fill == "PASS":
+                if contract is None and not b.calls:
                     game.set_tag("Contract", "Pass")
-                else:
-                    level, strain, doubled, seat, tricks = fill
+            else:
+                level, strain, doubled, seat, tricks = fill
+                if contract is None and not b.calls:
                     game.set_tag("Contract", f"{level}{strain.letter}{'X' * doubled}")
                     game.set_tag("Declarer", seat.letter)
+                    game.set_tag("Result", str(tricks))
+                elif contract is not None and (contract.level, contract.strain,
+                                               contract.doubled, declarer) == (
+                                                   level, strain, doubled, seat):
                     game.set_tag("Result", str(tricks))
 
         if b.cards:
@@ -440,9 +447,14 @@ def _parse_rs(text: str):
     return level, Strain.from_str(strain), doubled, Seat.from_str(seat), tricks
 
 
-def _parse_lin_hand(text: str) -> Hand | None:
+def _parse_lin_hand(text: str) -> Hand:
+    """A LIN hand such as ``SK3H4579QKAD69C58K`` (suit letters, then ranks in any order;
+    ``10`` allowed for ten).
+
+    :raises ValueError: naming the problem.
+    """
     suit: Suit | None = None
-    cards = []
+    cards: list[Card] = []
     t = text.upper().replace("10", "T")
     for ch in t:
         if ch in "SHDC":
@@ -451,17 +463,17 @@ def _parse_lin_hand(text: str) -> Hand | None:
         if ch.isspace():
             continue
         if suit is None:
-            return None
+            raise ValueError(f"rank {ch!r} before any suit letter")
         try:
             rank = Rank.from_str(ch)
         except InvalidNotationError:
-            return None
+            raise ValueError(f"{ch!r} is neither a suit nor a rank") from None
         card = Card(suit, rank)
         if card in cards:
-            return None
+            raise ValueError(f"card {card} twice")
         cards.append(card)
     if len(cards) > 13:
-        return None
+        raise ValueError(f"{len(cards)} cards")
     return Hand(cards)
 
 

@@ -379,7 +379,7 @@ def test_set_tag_and_remove_tag(club):
     g2 = g.copy()
     g2.remove_tag("Generator")
     g2.set_tag("Round", "1", before="Event")
-    assert list(g2.tags)[0] == "Round"
+    assert g2.tag_list[0].name == "Round"
     again = parse_pbn(dumps_pbn([g, g2]))
     assert again[0].get("Generator") == "ddsolver test" and again[0] == g
     assert again[1] == g2
