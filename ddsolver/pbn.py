@@ -71,6 +71,7 @@ __all__ = [
     "dd_tricks_to_pbn",
     "dumps_pbn",
     "optimum_result_table",
+    "par_tags",
     "parse_optimum_result_table",
     "parse_pbn",
     "read_pbn",
@@ -90,6 +91,8 @@ _NO_INHERIT = frozenset(
 #: NAG numbers of the suffix annotations (PBN 2.1, sections 3.5.3, 3.6.3, 3.7).
 _CALL_SUFFIX_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _CARD_SUFFIX_NAG = {"!": 7, "?": 8, "!!": 9, "??": 10, "!?": 11, "?!": 12}
+
+_ANALYSIS_TAGS = ("DoubleDummyTricks", "OptimumScore", "ParContract", "OptimumResultTable")
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_]+")
 _NOTE_VALUE_RE = re.compile(r"\s*(\d+)\s*:(.*)\Z", re.DOTALL)
@@ -540,6 +543,13 @@ class PBNGame:
                 if t.name in MANDATORY_TAGS and MANDATORY_TAGS.index(t.name) > rank:
                     return i
                 if t.name in ("Auction", "Play", "Note"):
+                    return i
+        if name in _ANALYSIS_TAGS:
+            # The order BridgeComposer writes: DoubleDummyTricks, OptimumScore,
+            # ParContract, then the OptimumResultTable section.
+            later = _ANALYSIS_TAGS[_ANALYSIS_TAGS.index(name) + 1:]
+            for i, t in enumerate(self.tag_list):
+                if t.name in later:
                     return i
         return len(self.tag_list)
 
@@ -1224,6 +1234,16 @@ class PBNGame:
         header, lines = optimum_result_table(table)
         self.set_tag("OptimumResultTable", header, lines)
 
+    def set_par(self, result: Any) -> None:
+        """Add (or replace) the ``OptimumScore`` and ``ParContract`` tags from a par result
+        (:class:`ddsolver.par.ParResult`), as :func:`par_tags` writes them.
+
+        :raises PBNError: for a result that cannot be written.
+        """
+        score, contracts = par_tags(result)
+        self.set_tag("OptimumScore", score)
+        self.set_tag("ParContract", contracts)
+
     # -- validation and comparison -------------------------------------------------------
     def validate(self) -> PBNGame:
         """Parse every part once (board, dealer, vulnerability, deal, auction, play,
@@ -1527,6 +1547,36 @@ def dd_tricks_from_pbn(text: str) -> dict[tuple[Strain, Seat], int]:
     return out
 
 
+def par_tags(result: Any) -> tuple[str, str]:
+    """The ``OptimumScore`` and ``ParContract`` tag values for a par result, in the form
+    BridgeComposer writes them: ``("EW 430", "EW 3N+1")``, ``("NS -500", "NS 4SX-3")``,
+    ``("EW 600", "EW 5C=; EW 5D=")``.
+
+    The score is given for the side of the par contracts (negative for a sacrifice); each
+    contract is ``<declarer(s)> <level><C|D|H|S|N>[X]<=|+n|-n>`` with the declaring side, or
+    the single seat when only that seat makes it; several contracts are listed in bidding
+    order, separated by ``"; "``.  A passed-out par gives ``("NS 0", "Pass")``.
+
+    :param result: a :class:`ddsolver.par.ParResult` (``score`` for North-South,
+        ``contracts`` with ``level``, ``strain``, ``doubled``, ``declarer``, ``result``).
+    :raises PBNError: for contracts of both sides in one result.
+    """
+    contracts = list(result.contracts)
+    if not contracts:
+        return "NS 0", "Pass"
+    sides = {"NS" if c.declarer in ("NS", "N", "S") else "EW" for c in contracts}
+    if len(sides) != 1:
+        raise PBNError(f"par contracts of both sides: {result}")
+    side = sides.pop()
+    score = int(result.score) if side == "NS" else -int(result.score)
+    parts = []
+    for c in sorted(contracts, key=lambda c: (c.level, int(c.strain))):
+        outcome = "=" if c.result == 0 else f"{c.result:+d}"
+        parts.append(f"{c.declarer} {c.level}{'CDHSN'[int(c.strain)]}"
+                     f"{'X' if c.doubled else ''}{outcome}")
+    return f"{side} {score}", "; ".join(parts)
+
+
 def optimum_result_table(table: Any) -> tuple[str, list[str]]:
     """The ``OptimumResultTable`` tag value and section lines (PBN 2.1, section 5.7):
     declarers N, S, E, W, strains NT, S, H, D, C, one line each (``"N NT 10"``).
@@ -1589,10 +1639,7 @@ class _Reader:
         text = text.removeprefix("\ufeff")
         self.text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.source = source
-        self.line_starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                self.line_starts.append(i + 1)
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
         self.escape_lines: set = set()
         self.games: list[PBNGame] = []
         self.sticky: dict[str, str] = {}

@@ -30,6 +30,7 @@ from ddsolver.pbn import (
     dd_tricks_to_pbn,
     dumps_pbn,
     optimum_result_table,
+    par_tags,
     parse_optimum_result_table,
     parse_pbn,
     read_pbn,
@@ -137,8 +138,24 @@ def test_set_double_dummy_from_array_layout(club):
     g.remove_tag("DoubleDummyTricks")
     g.remove_tag("OptimumResultTable")
     g.set_double_dummy(arr)
-    assert g.tags == club[1].tags  # same tags and values (order differs: appended)
-    assert g.sections == club[1].sections
+    assert g == club[1]  # same tags, values, sections and order
+
+
+def test_par_tags_match_bridgecomposer_for_all_36_boards(club):
+    """ddsolver.par on the file's double-dummy tables, written with par_tags, gives the
+    OptimumScore and ParContract that BridgeComposer wrote: an independent answer key."""
+    from ddsolver.par import par
+
+    for g in club:
+        table = dd_tricks_from_pbn(g.get("DoubleDummyTricks"))
+        result = par([[table[(st, se)] for se in Seat] for st in Strain],
+                     g.vulnerability, g.dealer)
+        assert par_tags(result) == (g.get("OptimumScore"), g.get("ParContract")), g.board
+        h = g.copy()
+        h.remove_tag("OptimumScore")
+        h.remove_tag("ParContract")
+        h.set_par(result)
+        assert h == g
 
 
 # --------------------------------------------------------------------------------------
