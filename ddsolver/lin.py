@@ -124,6 +124,7 @@ class _Board:
         self.cards: list[tuple[Card, LINItem]] = []
         self.claim: tuple[int, LINItem] | None = None
         self.comments: list[str] = []
+        self.warnings: list[str] = []
         self.items: list[LINItem] = list(pending)
         self.first_item: LINItem | None = None
 
@@ -238,7 +239,9 @@ class _Parser:
             board.claim = (int(text), item)
         elif key == "nt" and value.strip():
             board.comments.append(value.strip())
-        # 'pg' (page break) and 'up' (undo in movies) carry nothing for a record.
+        elif key == "up":
+            board.warnings.append(f"line {item.line}: undo item 'up|{value}|' ignored")
+        # 'pg' (page break) carries nothing for a record.
 
     # -- building the game -------------------------------------------------------------
     def parse_md(self, item: LINItem) -> tuple[Seat | None, Deal | None]:
@@ -324,6 +327,7 @@ class _Parser:
         game.source = self.source
         game.line = None if anchor is None else anchor.line
         game.claim = None if b.claim is None else b.claim[0]
+        game.warnings.extend(b.warnings)
         if b.room is not None:
             game.set_tag("Room", "Open" if b.room == "o" else "Closed")
         if self.vg and len(self.vg) > 1 and self.vg[1].strip():
@@ -510,15 +514,18 @@ def parse_lin(text: str, *, source: str | None = None) -> list[PBNGame]:
 
 def read_lin(source: str | os.PathLike[str] | IO[str] | IO[bytes] | bytes
              ) -> list[PBNGame]:
-    """Read LIN games from a path, a file object, bytes, or LIN text (a ``str`` holding a
-    ``|`` is taken as text, otherwise as a path).
+    """Read LIN games from a path, a file object, bytes, or LIN text (a ``str`` with a line
+    break, or with a ``|`` and naming no existing file, is taken as text; otherwise as a
+    path).
 
     :raises LINError: for malformed input (see :func:`parse_lin`).
     :raises OSError: if the file cannot be read.
     """
     if isinstance(source, bytes):
         return parse_lin(decode_text(source))
-    if isinstance(source, str) and ("|" in source or not source.strip()):
+    if isinstance(source, str) and (
+            "\n" in source or not source.strip()
+            or ("|" in source and not os.path.isfile(source))):
         return parse_lin(source)
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as fh:

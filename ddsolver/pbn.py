@@ -35,6 +35,7 @@ Source: PBN standard 2.1, Tis Veugen and Kaj G Backas (2007, text of 2017.02.14)
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
@@ -98,6 +99,8 @@ _NAME_RE = re.compile(r"[A-Za-z0-9_]+")
 _NOTE_VALUE_RE = re.compile(r"\s*(\d+)\s*:(.*)\Z", re.DOTALL)
 _RESULT_RE = re.compile(
     r"\^?\s*(?:(\d+)|(NS|EW)\s+(\d+)(?:\s+(NS|EW)\s+(\d+))?)\Z", re.IGNORECASE)
+_NOTE_TOKEN_RE = re.compile(r"=(\d+)=")
+_NAG_TOKEN_RE = re.compile(r"\$(\d+)")
 _BOARD_HINT_RE = re.compile(r'\[\s*Board\s*"([^"\n]*)"')
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
@@ -168,6 +171,7 @@ class AnnotatedCall:
     comments: tuple[str, ...] = ()
     irregularity: str | None = None
     implied: bool = False
+    line: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def explanation(self) -> str | None:
@@ -258,6 +262,7 @@ class PlayedCard:
     nags: tuple[int, ...] = ()
     comments: tuple[str, ...] = ()
     irregularity: str | None = None
+    line: int | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.token if self.card is None else str(self.card)
@@ -293,22 +298,26 @@ class PBNPlay:
         """The number of cards given."""
         return len(self.cards)
 
-    def sequence(self, trump: Strain) -> list[PlayedCard]:
+    def sequence(self, trump: Strain, leader: Seat | None = None) -> list[PlayedCard]:
         """The cards in the order played: trick by trick, each from its leader clockwise.
 
-        The first trick is led by :attr:`first`; each later trick by the winner of the
-        previous one (highest trump, else highest card of the suit led: WBF Law 44).  The
-        sequence stops at the first unknown card (``-`` or ``+``), since the winner of a
-        trick with an unknown card cannot be told.
+        The first trick is led by ``leader`` (default :attr:`first`); each later trick by
+        the winner of the previous one (highest trump, else highest card of the suit led:
+        WBF Law 44), or by the seat of a card marked ``^L`` (lead out of turn, PBN 2.1
+        section 3.9).  The sequence stops at the first unknown card (``-`` or ``+``), since
+        the winner of a trick with an unknown card cannot be told.
 
         :param trump: the trump strain (``Strain.NOTRUMP`` for none).
         """
         from .play import trick_winner
 
         out: list[PlayedCard] = []
-        leader = self.first
+        leader = self.first if leader is None else Seat(leader)
         for row in self.tricks:
             by_seat = {pc.seat: pc for pc in row}
+            for pc in row:
+                if pc.irregularity == "L":
+                    leader = pc.seat
             ordered = [by_seat.get(leader.next(i)) for i in range(4)]
             for pc in ordered:
                 if pc is None or pc.card is None:
@@ -494,6 +503,11 @@ class PBNGame:
                 t.section_lines = None
             if comments is not None:
                 t.comments = list(comments)
+        if t.section and t.comments:
+            # As the reader sees it: comments before section data are part of the section.
+            t.section = [x for c in t.comments for x in c.split("\n")] + t.section
+            t.comments = []
+            t.section_lines = None
         return t
 
     def remove_tag(self, name: str) -> bool:
@@ -991,10 +1005,8 @@ class PBNGame:
         parsed = self._parse_auction(self.tag("Auction"))
         # Keep what PBN cannot say (LIN alerts) on the returned entries.
         if len(parsed.entries) == len(numbered):
-            parsed.entries = [
-                AnnotatedCall(p.seat, p.call, p.token, p.note, p.note_text, p.nags, n.alert,
-                              p.comments, p.irregularity, p.implied)
-                for p, n in zip(parsed.entries, numbered)]
+            parsed.entries = [dataclasses.replace(p, alert=n.alert)
+                              for p, n in zip(parsed.entries, numbered)]
         self._auction_override = (self._snapshot("Auction"), parsed)
         return parsed
 
@@ -1097,7 +1109,7 @@ class PBNGame:
     @property
     def play_sequence(self) -> list[PlayedCard]:
         """The played cards in the order played (see :meth:`PBNPlay.sequence`), using
-        :attr:`trump`; empty without a play section.
+        :attr:`trump` and :attr:`opening_leader`; empty without a play section.
 
         :raises PBNError: if there is a play section but the trump strain is unknown.
         """
@@ -1107,7 +1119,23 @@ class PBNGame:
         trump = self.trump
         if trump is None:
             raise self._error(self.tag("Play"), "the play needs a contract (trump strain)")
-        return parsed.sequence(trump)
+        return parsed.sequence(trump, self.opening_leader)
+
+    @property
+    def opening_leader(self) -> Seat | None:
+        """Who leads to the first trick of the play section: declarer's left-hand
+        opponent (WBF Law 54), or the seat of the ``Play`` tag for an end position (PBN 2.1
+        section 3.10) or when the declarer is unknown; ``None`` without a play section."""
+        parsed = self.play
+        if parsed is None:
+            return None
+        deal = self.deal
+        end_position = deal is not None and max(
+            (len(h) for h in deal.hands if h is not None), default=13) < 13
+        declarer = self.declarer
+        if declarer is None or end_position:
+            return parsed.first
+        return declarer.lho
 
     def set_play(self, cards: Iterable[Card | str], leader: Seat | None = None,
                  trump: Strain | None = None, *, terminator: str | None = None
@@ -1190,10 +1218,10 @@ class PBNGame:
             raise self._error(self.tag("Play"), "checking the play needs a Play section "
                                                   "and a contract")
         try:
-            pos = Position.from_remaining(deal, trump, parsed.first)
+            pos = Position.from_remaining(deal, trump, self.opening_leader)
         except BridgeError as exc:
             raise self._error(self.tag("Deal"), f"cannot start the play: {exc}") from None
-        for k, pc in enumerate(parsed.sequence(trump)):
+        for k, pc in enumerate(parsed.sequence(trump, self.opening_leader)):
             if pc.irregularity:
                 break
             try:
@@ -1201,7 +1229,7 @@ class PBNGame:
             except BridgeError as exc:
                 raise self._error(self.tag("Play"),
                                   f"trick {k // 4 + 1}: {pc.seat.name} cannot play "
-                                  f"{pc.card}: {exc}") from None
+                                  f"{pc.card}: {exc}", pc.line) from None
         return pos
 
     def _section_seat(self, t: Tag) -> Seat:
@@ -1351,14 +1379,14 @@ def _freeze_call(e: dict[str, Any], notes: dict[int, str]) -> AnnotatedCall:
     return AnnotatedCall(e["seat"], e["item"], e["token"], note,
                          None if note is None else notes.get(note),
                          tuple(e["nags"]), False, tuple(e["comments"]), e["irregularity"],
-                         e["implied"])
+                         e["implied"], e["line"])
 
 
 def _freeze_card(e: dict[str, Any], notes: dict[int, str]) -> PlayedCard:
     note = e["note"]
     return PlayedCard(e["seat"], e["item"], e["token"], note,
                       None if note is None else notes.get(note), tuple(e["nags"]),
-                      tuple(e["comments"]), e["irregularity"])
+                      tuple(e["comments"]), e["irregularity"], e["line"])
 
 
 def _parse_card(text: str) -> Card | None:
@@ -1409,14 +1437,14 @@ def _section_tokens(game: PBNGame, t: Tag) -> Iterator[tuple[str, str, int | Non
                 yield "comment", text[i:], ln
                 break
             elif ch == "=":
-                m = re.compile(r"=(\d+)=").match(text, i)
+                m = _NOTE_TOKEN_RE.match(text, i)
                 if m is None:
                     raise game._error(t, f"bad note reference {text[i:i + 6]!r} in the "
                                          f"{t.name} section", ln)
                 yield "note", m.group(0), ln
                 i = m.end()
             elif ch == "$":
-                m = re.compile(r"\$(\d+)").match(text, i)
+                m = _NAG_TOKEN_RE.match(text, i)
                 if m is None:
                     raise game._error(t, f"bad NAG {text[i:i + 6]!r} in the {t.name} "
                                          f"section", ln)
@@ -1736,8 +1764,14 @@ class _Reader:
             tags[-1].end = n
             self.finish(tags, preamble, escapes)
         elif (preamble or escapes) and self.games:
+            # Comments after the last game: they follow its last tag (or section).
             last = self.games[-1]
-            last.tag_list[-1].comments.extend(preamble)
+            tag = last.tag_list[-1]
+            if tag.section:
+                tag.section.extend(x for c in preamble for x in c.split("\n"))
+                tag.section_lines = None
+            else:
+                tag.comments.extend(preamble)
             last.escapes.extend(escapes)
         return self.games
 
@@ -1892,8 +1926,8 @@ def parse_pbn(text: str, *, source: str | None = None) -> list[PBNGame]:
 def read_pbn(source: PathOrFile | bytes) -> list[PBNGame]:
     """Read PBN games from a path, a file object, bytes, or PBN text.
 
-    A ``str`` is taken as PBN text when it contains a line break or a ``[``, otherwise as a
-    path.  Bytes and files are decoded as UTF-8 (BOM or not) or else Latin-1.
+    A ``str`` is taken as PBN text when it contains a line break, or a ``[`` and names no
+    existing file; otherwise as a path.  Bytes and files are decoded as UTF-8 (BOM or not) or else Latin-1.
 
     :returns: the games (see :func:`parse_pbn`).
     :raises PBNError: for malformed input (the message starts with the file name).
@@ -1901,7 +1935,9 @@ def read_pbn(source: PathOrFile | bytes) -> list[PBNGame]:
     """
     if isinstance(source, bytes):
         return parse_pbn(decode_text(source))
-    if isinstance(source, str) and ("\n" in source or "[" in source or not source):
+    if isinstance(source, str) and (
+            "\n" in source or not source.strip()
+            or ("[" in source and not os.path.isfile(source))):
         return parse_pbn(source)
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as fh:

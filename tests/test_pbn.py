@@ -571,6 +571,54 @@ def test_passed_out_board():
     assert g.passed_out and g.contract is None and g.declarer is None and g.result is None
 
 
+def test_play_columns_not_starting_with_the_leader():
+    # Import format: the Play tag names the first column, here North; East still leads.
+    text = BOARD.replace('[Play "E"]\nH2 HA HQ H5', '[Play "N"]\nH5 H2 HA HQ')
+    g = parse_pbn(text)[0]
+    assert g.play.first == N and g.opening_leader == E
+    assert [(pc.seat, str(pc.card)) for pc in g.play_sequence] == [
+        (E, "H2"), (S, "HA"), (W, "HQ"), (N, "H5")]
+    assert g.check_play().tricks_won == (1, 0)
+
+
+def test_revoke_and_lead_out_of_turn():
+    deal_text = BOARD[BOARD.index('[Deal "'):BOARD.index("[Declarer")]
+    head = f'[Board "5"]\n[Dealer "N"]\n{deal_text}[Contract "3NT"]\n[Declarer "N"]\n'
+    # East leads H2; South discards a spade although holding hearts: a revoke.
+    g = parse_pbn(head + '[Play "E"]\nH2 S7 H3 H5\n')[0]
+    with pytest.raises(PBNError, match=r"line 7, board 5: trick 1: SOUTH cannot play S7"):
+        g.check_play()
+    marked = parse_pbn(head + '[Play "E"]\nH2 ^R S7 H3 H5\n')[0]
+    assert marked.play.tricks[0][1].irregularity == "R"
+    assert marked.check_play().played == [Card.from_str("H2")]  # the check stops there
+    # West leads out of turn (^L): the trick goes on clockwise from West.
+    g = parse_pbn(head + '[Play "E"]\nH4 H6 ^L H3 H5\n')[0]
+    assert [pc.seat for pc in g.play_sequence] == [W, N, E, S]
+
+
+def test_comments_after_the_last_game_are_kept():
+    text = '[Board "1"]\n[Dealer "N"]\n\n{ the end }\n'
+    g = parse_pbn(text)[0]
+    assert g.tag("Dealer").comments == ["{ the end }"]
+    g = parse_pbn(BOARD + "\n{ after the play }\n")[0]
+    assert g.tag("Play").section[-1] == "{ after the play }"
+    assert parse_pbn(dumps_pbn(g)) == [g]
+
+
+def test_set_tag_with_section_and_comments_round_trips():
+    g = PBNGame({"Board": "1"})
+    g.set_tag("MyTable", "A;B", ["1 2", "3 4"], comments=["{ rows }"])
+    assert g.tag("MyTable").section == ["{ rows }", "1 2", "3 4"]
+    assert parse_pbn(dumps_pbn(g)) == [g]
+
+
+def test_read_pbn_path_with_bracket(tmp_path):
+    path = tmp_path / "set[1].pbn"
+    path.write_text(BOARD)
+    assert read_pbn(str(path)) == parse_pbn(BOARD)
+    assert read_pbn(path)[0].source == str(path)
+
+
 def test_no_game_is_dropped_and_fragments_count():
     text = "\n\n".join(f'[Board "{i}"]' for i in range(1, 6)) + "\n\n\n   \n"
     games = parse_pbn(text)
