@@ -1,0 +1,65 @@
+"""Bidding: the Standard American system of the spec as rules, with an explanation for
+every call.
+
+>>> from ai.bidding import StandardAmerican
+>>> from ddsolver.auction import Auction
+>>> from ddsolver.deal import Hand
+>>> sa = StandardAmerican()
+>>> str(sa.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ2"), Auction("N")))
+'1NT'
+>>> sa.explain(Auction("N", ["1NT", "Pass"]), "2C").text
+'Stayman: asks for a four-card major; 8+ HCP; forcing'
+"""
+
+from __future__ import annotations
+
+from .constraints import HandConstraints, ace_count, has_stopper
+from .explanation import Explanation, Forcing
+from .rules import Context, Rule
+from .system import BiddingSystem, Hint
+
+__all__ = ["StandardAmerican", "BiddingSystem", "Explanation", "Forcing", "HandConstraints",
+           "Hint", "Rule", "Context", "has_stopper", "ace_count", "bid_deal"]
+
+
+class StandardAmerican(BiddingSystem):
+    """The simple Standard American system of the spec ("The bidding system").
+
+    Openings: 1NT 15-17 and 2NT 20-21 balanced, strong artificial 2♣ (22+) with a 2♦
+    waiting answer, five-card majors, the longer minor, weak twos (six cards, 5-10), three-
+    level preempts (seven cards).  Responses: raises (single 6-10, limit 10-12, game 13+),
+    new suits (one level 6+, two level 11+), 1NT/2NT/3NT.  After notrump: Stayman, Jacoby
+    transfers and their continuations.  Competition: overcalls, the 1NT overcall, takeout
+    doubles and their answers, penalty doubles.  Slams: Blackwood.  See
+    :mod:`ai.bidding.sa` for the rule tables.
+    """
+
+    name = "Standard American (simple)"
+
+    def __init__(self):
+        from .sa import ALL_RULES
+        super().__init__(ALL_RULES, defaults=(), name=self.name)
+
+
+def bid_deal(deal, dealer, vulnerability=None, system=None):
+    """Let ``system`` (default :class:`StandardAmerican`) bid all four hands of ``deal``.
+
+    :returns: the finished :class:`ddsolver.auction.Auction`.
+    :raises InvalidDealError: if ``deal`` is not a complete deal.
+    """
+    from ddsolver.auction import Auction
+    from ddsolver.errors import InvalidDealError
+    from ddsolver.table import Seat, Vulnerability
+    if system is None:
+        system = StandardAmerican()
+    if vulnerability is None:
+        vulnerability = Vulnerability.NONE
+    if not deal.is_complete():
+        raise InvalidDealError(f"deal {deal} is not complete")
+    auction = Auction(Seat.from_str(dealer) if isinstance(dealer, str) else dealer)
+    while not auction.is_finished:
+        seat = auction.to_act
+        auction.add(system.choose(deal[seat], auction, vulnerability))
+        if len(auction) > 320:  # cannot happen with legal calls; belt and braces
+            break
+    return auction

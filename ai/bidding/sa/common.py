@@ -1,0 +1,151 @@
+"""Shared helpers for the Standard American rule tables: judgement functions, auction
+facts and the :func:`rule` shorthand."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ddsolver.cards import Rank, Strain, Suit
+from ddsolver.deal import Hand
+
+from ..constraints import has_stopper
+from ..explanation import Forcing
+from ..rules import Rule
+
+NF = Forcing.NON_FORCING
+F1 = Forcing.FORCING
+GF = Forcing.GAME_FORCING
+
+MAJORS = (Strain.HEARTS, Strain.SPADES)
+MINORS = (Strain.CLUBS, Strain.DIAMONDS)
+SUITS = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES)
+_GAME_LEVEL = {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4,
+               Strain.NOTRUMP: 3}
+
+
+def rule(name, patterns, call, hand=None, meaning="", **kw) -> Rule:
+    """Shorthand for :class:`Rule` (``patterns`` may be one string, a list, or ``None``
+    for "any auction")."""
+    if patterns is None or isinstance(patterns, str):
+        patterns = (patterns,)
+    return Rule(name=name, patterns=tuple(patterns), call=call,
+                hand=hand if hand is not None else {}, meaning=meaning, **kw)
+
+
+def game_level(strain: Strain) -> int:
+    return _GAME_LEVEL[strain]
+
+
+def length(hand: Hand, strain: Strain) -> int:
+    return hand.length(Suit(int(strain)))
+
+
+def longest_suits(hand: Hand):
+    n = max(hand.length(s) for s in Suit)
+    return [Strain(int(s)) for s in Suit if hand.length(s) == n]
+
+
+def opens_one(hand: Hand) -> bool:
+    """12+ HCP, or 11 with a six-card suit or two five-card suits."""
+    if hand.hcp >= 12:
+        return True
+    if hand.hcp == 11:
+        lens = sorted((hand.length(s) for s in Suit), reverse=True)
+        return lens[0] >= 6 or lens[1] >= 5
+    return False
+
+
+def opening_suit(hand: Hand) -> Strain:
+    """The suit of a one-level opening: a five-card major unless a minor is longer (the
+    longer major; spades with 5-5); else the longer minor (clubs with 3-3, diamonds with
+    4-4 or longer equal minors)."""
+    s, h = hand.length(Suit.SPADES), hand.length(Suit.HEARTS)
+    d, c = hand.length(Suit.DIAMONDS), hand.length(Suit.CLUBS)
+    major_len = max(s, h)
+    if major_len >= 5 and major_len >= max(d, c):
+        return Strain.SPADES if s >= h else Strain.HEARTS
+    if major_len >= 5 and max(d, c) > major_len:
+        return Strain.DIAMONDS if d >= c else Strain.CLUBS
+    if c > d:
+        return Strain.CLUBS
+    if d > c:
+        return Strain.DIAMONDS
+    return Strain.CLUBS if c == 3 else Strain.DIAMONDS
+
+
+def honours(hand: Hand, strain: Strain, top: int = 5) -> int:
+    """Number of the top ``top`` honours (A K Q J T) held in ``strain``."""
+    ranks = hand.holding(Suit(int(strain)))
+    return sum(1 for r in ranks if r >= 15 - top)
+
+
+def good_suit(hand: Hand, strain: Strain) -> bool:
+    """Two of the top five honours, or a six-card suit with one of the top three."""
+    if honours(hand, strain) >= 2:
+        return True
+    return length(hand, strain) >= 6 and honours(hand, strain, 3) >= 1
+
+
+def stopper(hand: Hand, strain: Strain) -> bool:
+    return has_stopper(hand, Suit(int(strain)))
+
+
+# -- auction facts (public) ------------------------------------------------------------
+def cheapest_level(ctx, strain: Strain) -> int:
+    """The lowest level at which ``strain`` may be bid now."""
+    last = ctx.last_bid
+    if last is None:
+        return 1
+    return last.level if strain > last.strain else last.level + 1
+
+
+def not_jump(ctx, b, call) -> bool:
+    return call.is_bid and call.level == cheapest_level(ctx, call.strain)
+
+
+def single_jump(ctx, b, call) -> bool:
+    return call.is_bid and call.level == cheapest_level(ctx, call.strain) + 1
+
+
+def partner_shown(ctx):
+    return ctx.shown(ctx.partner)
+
+
+def pmin(ctx) -> int:
+    return partner_shown(ctx).hcp[0]
+
+
+def pmax(ctx) -> int:
+    return partner_shown(ctx).hcp[1]
+
+
+def plen(ctx, strain: Strain) -> int:
+    """Partner's promised minimum length in ``strain``."""
+    return partner_shown(ctx).lengths[Suit(int(strain))][0]
+
+
+def rho_passed(ctx) -> bool:
+    return bool(ctx.calls) and ctx.calls[-1].is_pass
+
+
+def partner_last(ctx):
+    calls = ctx.calls_of(ctx.partner)
+    return calls[-1] if calls else None
+
+
+def my_last(ctx):
+    calls = ctx.calls_of(ctx.seat)
+    return calls[-1] if calls else None
+
+
+def we_have_bid(ctx) -> bool:
+    return any(c.is_bid for c in ctx.calls_of(ctx.seat) + ctx.calls_of(ctx.partner))
+
+
+def partner_has_bid(ctx) -> bool:
+    return any(c.is_bid for c in ctx.calls_of(ctx.partner))
+
+
+def last_name(ctx, seat) -> Optional[str]:
+    exp = ctx.last_explanation(seat)
+    return None if exp is None else exp.name

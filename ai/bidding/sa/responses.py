@@ -1,0 +1,255 @@
+"""Responses to one of a suit, to weak twos, preempts and 2♣, and opener's rebids
+(spec: "Responses" and "Strategy the computers follow")."""
+
+from __future__ import annotations
+
+from ddsolver.cards import Strain
+
+from .common import (F1, GF, NF, good_suit, length, not_jump, rule, single_jump)
+
+H, S, D, C = Strain.HEARTS, Strain.SPADES, Strain.DIAMONDS, Strain.CLUBS
+
+
+def _len_prefer(var, up_the_line=False):
+    """Prefer the longest suit; between equal lengths the higher (or with four-card suits
+    and ``up_the_line``, the cheaper)."""
+    def key(h, c, b):
+        n = length(h, b[var])
+        if up_the_line and n == 4:
+            return (n, -int(b[var]))
+        return (n, int(b[var]))
+    return key
+
+
+def _one_level_response_prefer(h, c, b):
+    s = b["y"]
+    n = length(h, s)
+    major = s in (H, S)
+    # majors first; longer first; 4-4 up the line, 5-5 the higher
+    return (major, n, -int(s) if n == 4 else int(s))
+
+
+def _two_over_one_len(ctx, b):
+    return 5 if b["y"] == H else 4
+
+
+RESPONSES = []
+
+# -- responses to one of a major -----------------------------------------------------------
+p = "1M P"
+RESPONSES += [
+    rule("Game raise", p, "4M", {"hcp": (13, 16), "M": 4}, "four-card support, values for game",
+         priority=720),
+    rule("Limit raise", p, "3M", {"hcp": (10, 12), "M": 3}, "invites game", priority=710),
+    rule("Single raise", p, "2M", {"hcp": (6, 10), "M": 3}, "three-card support", priority=700),
+    rule("New suit", "1H P", "1S", {"hcp": (6, None), "S": 4}, "four or more ♠", forcing=F1,
+         priority=690),
+    rule("Notrump game", p, "3NT", {"hcp": (13, 15), "M": (0, 2), "balanced": True},
+         "no fit", priority=660),
+    rule("Notrump invitation", p, "2NT", {"hcp": (11, 12), "M": (0, 2), "balanced": True},
+         "no fit, invites 3NT", priority=650),
+    rule("New suit at the two level", p, "2y", {"hcp": (11, None), "y": _two_over_one_len},
+         "four or more {y} (five ♥)", forcing=F1, priority=640,
+         where=lambda ctx, b, call: call.strain < b["M"], prefer=_len_prefer("y")),
+    rule("1NT response", "1H P", "1NT", {"hcp": (6, 10), "H": (0, 2), "S": (0, 3)},
+         "no fit, no four spades", priority=600),
+    rule("1NT response", "1S P", "1NT", {"hcp": (6, 10), "S": (0, 2)}, "no fit",
+         priority=600),
+    rule("Pass", p, "P", {"hcp": (0, 5)}, "too weak to respond", priority=100),
+]
+
+# -- responses to one of a minor -----------------------------------------------------------
+p = "1m P"
+RESPONSES += [
+    rule("New suit", p, "1y", {"hcp": (6, None), "y": 4}, "four or more {y}", forcing=F1,
+         priority=690, where=lambda ctx, b, call: call.strain > b["m"],
+         prefer=_one_level_response_prefer),
+    rule("Limit raise", p, "3m", {"hcp": (10, 12), "m": 4, "H": (0, 3), "S": (0, 3)},
+         "invites game, no four-card major", priority=685),
+    rule("Single raise", p, "2m", {"hcp": (6, 10), "m": 4, "H": (0, 3), "S": (0, 3)},
+         "no four-card major", priority=680),
+    rule("Notrump game", p, "3NT", {"hcp": (13, 15), "H": (0, 3), "S": (0, 3),
+                                    "balanced": True}, "no four-card major", priority=660),
+    rule("Notrump invitation", p, "2NT", {"hcp": (11, 12), "H": (0, 3), "S": (0, 3),
+                                          "balanced": True},
+         "no four-card major, invites 3NT", priority=650),
+    rule("New suit at the two level", "1D P", "2C", {"hcp": (11, None), "C": 4},
+         "four or more ♣", forcing=F1, priority=640),
+    rule("1NT response", p, "1NT", {"hcp": (6, 10), "H": (0, 3), "S": (0, 3)},
+         "no four-card major", priority=600),
+    rule("Pass", p, "P", {"hcp": (0, 5)}, "too weak to respond", priority=100),
+]
+
+# -- opener's rebid after a one-level response ---------------------------------------------
+p = "1x P 1y P"
+up = lambda ctx, b, call: call.strain > b["y"]  # noqa: E731
+RESPONSES += [
+    rule("Raise of responder's suit", p, "4y", {"hcp": (19, 21), "y": 4}, "four-card support",
+         priority=720, where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Raise of responder's suit", p, "3y", {"hcp": (16, 18), "y": 4},
+         "four-card support, invites game", priority=715),
+    rule("Raise of responder's suit", p, "2y", {"hcp": (11, 15), "y": 4}, "four-card support",
+         priority=710),
+    rule("Jump to 2NT", p, "2NT", {"hcp": (18, 19), "balanced": True}, "invites 3NT",
+         priority=705),
+    rule("New suit at the one level", p, "1z", {"hcp": (11, 18), "z": 4}, "four or more {z}",
+         priority=650, where=up, prefer=_len_prefer("z", True)),
+    rule("1NT rebid", p, "1NT", {"hcp": (11, 14), "balanced": True}, "minimum, balanced",
+         priority=640),
+    rule("Jump shift", p, "3z", {"hcp": (19, None), "z": 4}, "game forcing", forcing=GF,
+         priority=630, where=single_jump, prefer=_len_prefer("z")),
+    rule("Reverse", p, "2z", {"hcp": (16, None), "z": 4, "x": 5}, "forcing, extra values",
+         forcing=F1, priority=620, where=lambda ctx, b, call: call.strain > b["x"],
+         prefer=_len_prefer("z")),
+    rule("Jump rebid", p, "3x", {"hcp": (16, 18), "x": 6}, "invites game", priority=615),
+    rule("Game in own suit", p, "4x", {"hcp": (19, 21), "x": 6}, "to play", priority=616,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Notrump game", p, "3NT", {"hcp": (19, 21)}, "to play", priority=612,
+         where=lambda ctx, b, call: b["x"] in (C, D)),
+    rule("Rebid of own suit", p, "2x", {"hcp": (11, 15), "x": 6}, "minimum, six cards",
+         priority=610),
+    rule("New lower suit", p, "2z", {"hcp": (11, 18), "z": 4}, "four or more {z}",
+         priority=600, where=lambda ctx, b, call: call.strain < b["x"] and not_jump(ctx, b, call),
+         prefer=_len_prefer("z")),
+    rule("Rebid of own suit", p, "2x", {"hcp": (11, 15), "x": 5}, "minimum", priority=550),
+]
+
+# -- opener's rebid after 1NT (6-10) ------------------------------------------------------
+p = "1x P 1NT P"
+RESPONSES += [
+    rule("Notrump game", p, "3NT", {"hcp": (19, 21)}, "to play", priority=700),
+    rule("Notrump invitation", p, "2NT", {"hcp": (18, 19), "balanced": True}, "invites 3NT",
+         priority=690),
+    rule("Reverse", p, "2z", {"hcp": (16, None), "z": 4}, "forcing, extra values", forcing=F1,
+         priority=660, where=lambda ctx, b, call: call.strain > b["x"] and not_jump(ctx, b, call),
+         prefer=_len_prefer("z")),
+    rule("Game in own suit", p, "4x", {"hcp": (18, 21), "x": 6}, "to play", priority=656,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Jump rebid", p, "3x", {"hcp": (16, 18), "x": 6}, "invites game", priority=655),
+    rule("Rebid of own suit", p, "2x", {"hcp": (11, 15), "x": 6}, "minimum, six cards",
+         priority=650),
+    rule("New lower suit", p, "2z", {"hcp": (11, 18), "z": 4}, "four or more {z}",
+         priority=640, where=lambda ctx, b, call: call.strain < b["x"],
+         prefer=_len_prefer("z")),
+    rule("Pass", p, "P", {"hcp": (11, 17)}, "no reason to bid again", priority=100),
+]
+
+# -- opener after a single raise ----------------------------------------------------------
+p = "1x P 2x P"
+RESPONSES += [
+    rule("Game", p, "4x", {"hcp": (19, 21)}, "to play", priority=700,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Notrump game", p, "3NT", {"hcp": (18, 21)}, "to play", priority=700,
+         where=lambda ctx, b, call: b["x"] in (C, D)),
+    rule("Game try", p, "3x", {"hcp": (16, 18)}, "invites game", priority=690,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Pass", p, "P", {"hcp": (11, 17)}, "minimum", priority=100),
+]
+p = "1x P 3x P"
+RESPONSES += [
+    rule("Accepts the invitation", p, "4x", {"hcp": (14, 21)}, "to play", priority=700,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Accepts in notrump", p, "3NT", {"hcp": (14, 21)}, "to play", priority=700,
+         where=lambda ctx, b, call: b["x"] in (C, D)),
+    rule("Declines the invitation", p, "P", {"hcp": (11, 14)}, "minimum", priority=100),
+]
+p = "1x P 2NT P"
+RESPONSES += [
+    rule("Accepts the invitation", p, "3NT", {"hcp": (14, 21)}, "to play", priority=700),
+    rule("Own suit, minimum", p, "3x", {"hcp": (11, 13), "x": 6}, "to play", priority=650),
+    rule("Declines the invitation", p, "P", {"hcp": (11, 13)}, "minimum", priority=100),
+]
+p = "1x P 3NT P"
+RESPONSES += [
+    rule("Pass", p, "P", {"hcp": (11, 21)}, "to play", priority=100),
+]
+p = "1x P 4x P"
+RESPONSES += [
+    rule("Pass", p, "P", {"hcp": (11, 21)}, "to play", priority=100),
+]
+# -- opener after a two-level new suit ----------------------------------------------------
+p = "1x P 2y P"
+RESPONSES += [
+    rule("Raise of responder's suit", p, "3y", {"y": 4}, "four-card support", priority=700,
+         where=not_jump),
+    rule("Notrump", p, "2NT", {"hcp": (11, 14), "balanced": True}, "minimum, balanced",
+         priority=690),
+    rule("Notrump", p, "3NT", {"hcp": (18, 19), "balanced": True}, "balanced", priority=690),
+    rule("Rebid of own suit", p, "2x", {"x": 6}, "six cards", priority=680),
+    rule("New suit", p, "2z", {"z": 4}, "four or more {z}", priority=670,
+         where=not_jump, prefer=_len_prefer("z")),
+    rule("New suit", p, "3z", {"z": 4}, "four or more {z}", priority=660,
+         where=not_jump, prefer=_len_prefer("z")),
+    rule("Rebid of own suit", p, "2x", {"x": 5}, "five cards", priority=600),
+    rule("Rebid of own suit", p, "3x", {"x": 5}, "five cards", priority=590, where=not_jump),
+]
+
+# -- responses to weak twos and preempts ---------------------------------------------------
+p = "2x P"
+RESPONSES += [
+    rule("Raise to game", p, "4x", {"hcp": (15, None), "x": 3}, "to play", priority=700,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Notrump game", p, "3NT", {"hcp": (16, None), "balanced": True}, "to play",
+         priority=690),
+    rule("Preemptive raise", p, "3x", {"hcp": (0, 14), "x": 3}, "to play", priority=650),
+    rule("New suit", p, "2y", {"hcp": (16, None), "y": 5}, "forcing", forcing=F1, priority=640,
+         where=not_jump),
+    rule("New suit", p, "3y", {"hcp": (16, None), "y": 5}, "forcing", forcing=F1, priority=630,
+         where=not_jump),
+    rule("Pass", p, "P", {"hcp": (0, 15)}, "no game", priority=100),
+]
+p = "3x P"
+RESPONSES += [
+    rule("Raise to game", p, "4x", {"hcp": (13, None), "x": 2}, "to play", priority=700,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Notrump game", p, "3NT", {"hcp": (15, None), "balanced": True}, "to play",
+         priority=690),
+    rule("Raise to game", p, "5x", {"hcp": (16, None), "x": 3}, "to play", priority=680,
+         where=lambda ctx, b, call: call.strain in (C, D)),
+    rule("Pass", p, "P", {"hcp": (0, 15)}, "no game", priority=100),
+]
+# opener after a forcing new suit over a weak two
+p = "2x P 2y P"
+RESPONSES += [
+    rule("Raise", p, "3y", {"y": 3}, "support", priority=700),
+    rule("Rebid", p, "3x", {}, "no support", priority=600),
+]
+p = "2x P 3y P"
+RESPONSES += [
+    rule("Raise", p, "4y", {"y": 3}, "support", priority=700,
+         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Notrump", p, "3NT", {}, "no support", priority=600),
+    rule("Rebid", p, "3x", {}, "no support", priority=650, where=not_jump),
+]
+
+# -- 2♣ opening ---------------------------------------------------------------------------
+RESPONSES += [
+    rule("Waiting response", "2C P", "2D", {}, "waiting, artificial", forcing=GF,
+         artificial=True, priority=1000),
+]
+p = "2C P 2D P"
+RESPONSES += [
+    rule("2NT rebid", p, "2NT", {"hcp": (22, 24), "balanced": True}, "balanced", priority=700),
+    rule("3NT rebid", p, "3NT", {"hcp": (25, 27), "balanced": True}, "balanced", priority=700),
+    rule("Natural rebid", p, ("2x", "3x"), {"x": 5}, "five or more {x}, game forcing",
+         forcing=GF, priority=650, where=not_jump, prefer=_len_prefer("x")),
+]
+RESPONSES.append(rule("Natural rebid", p, "4NT", {"hcp": (28, None), "balanced": True},
+                      "balanced, 28 or more", forcing=NF, priority=690))
+p = "2C P 2D P 2M P"
+RESPONSES += [
+    rule("Raise", p, "3M", {"hcp": (8, None), "M": 3}, "support, slam interest", forcing=GF,
+         priority=700),
+    rule("Raise to game", p, "4M", {"hcp": (0, 7), "M": 3}, "support, weak", priority=700),
+    rule("New suit", p, ("2y", "3y"), {"hcp": (8, None), "y": 5}, "positive, five cards",
+         forcing=GF, priority=650, where=not_jump, prefer=_len_prefer("y")),
+    rule("Waiting", p, "2NT", {"M": (0, 2)}, "no fit, waiting", forcing=GF, priority=600),
+    rule("Waiting", p, "3NT", {"M": (0, 2)}, "no fit", forcing=NF, priority=590),
+]
+p = "2C P 2D P 3m P"
+RESPONSES += [
+    rule("New suit", p, "3y", {"hcp": (8, None), "y": 5}, "positive, five cards", forcing=GF,
+         priority=650, where=not_jump, prefer=_len_prefer("y")),
+    rule("Raise", p, "4m", {"m": 4}, "support", forcing=GF, priority=640),
+    rule("Notrump game", p, "3NT", {"m": (0, 3)}, "no fit", priority=600),
+]

@@ -1,0 +1,110 @@
+"""Slam bidding: Blackwood 4NT and its answers (spec: "Slams": 5♣ = 0 or 4 aces, 5♦ = 1,
+5♥ = 2, 5♠ = 3; 33 combined points for a small slam, 37 for a grand slam)."""
+
+from __future__ import annotations
+
+from ddsolver.auction import Call
+from ddsolver.cards import Strain
+
+from ..constraints import ace_count
+from .common import F1, SUITS, length, last_name, plen, pmin, rho_passed, rule
+
+BLACKWOOD = "Blackwood"
+ANSWER = "Blackwood answer"
+
+
+def _can_ask(ctx, b) -> bool:
+    from .common import partner_last
+    last = partner_last(ctx)
+    if last is None or not last.is_bid or last.strain == Strain.NOTRUMP:
+        return False
+    if any(c.is_bid and c.level == 4 and c.strain == Strain.NOTRUMP
+           for c in ctx.calls_of(ctx.seat) + ctx.calls_of(ctx.partner)):
+        return False
+    return True
+
+
+def _ask_calls(ctx, b):
+    call = Call.bid(4, Strain.NOTRUMP)
+    for s in SUITS:
+        yield call, {"y": s}
+
+
+def _fit_len(ctx, b):
+    return max(8 - plen(ctx, b["y"]), 4)
+
+
+def _ask_hcp(ctx, b):
+    return 33 - pmin(ctx)
+
+
+def agreed_suit(hand, ctx):
+    """The suit of our best fit (my length plus partner's promised length), majors and
+    then higher suits first on ties."""
+    return max(SUITS, key=lambda s: (length(hand, s) + plen(ctx, s), s in (Strain.HEARTS,
+                                                                           Strain.SPADES), s))
+
+
+def _answered(ctx, b):
+    return last_name(ctx, ctx.partner) == BLACKWOOD and rho_passed(ctx)
+
+
+def _placing(ctx, b):
+    return (last_name(ctx, ctx.seat) == BLACKWOOD and last_name(ctx, ctx.partner) == ANSWER
+            and rho_passed(ctx))
+
+
+def _partner_aces(hand, ctx):
+    ans = ctx.calls_of(ctx.partner)[-1]
+    mine = ace_count(hand)
+    shown = {Strain.CLUBS: 0, Strain.DIAMONDS: 1, Strain.HEARTS: 2, Strain.SPADES: 3}[ans.strain]
+    if shown == 0 and mine == 0:
+        return 4
+    return shown
+
+
+def _decision(hand, ctx):
+    """(level, strain) the Blackwood bidder places the contract in, or None to pass."""
+    suit = agreed_suit(hand, ctx)
+    aces = ace_count(hand) + _partner_aces(hand, ctx)
+    ans = ctx.calls_of(ctx.partner)[-1]
+    if aces <= 2:
+        if ans.strain == suit:
+            return None
+        if suit > ans.strain:
+            return (5, suit)
+        return (6, suit)
+    if aces == 4 and hand.hcp + pmin(ctx) >= 37:
+        return (7, suit)
+    return (6, suit)
+
+
+SLAM = [
+    rule(BLACKWOOD, None, _ask_calls, {"hcp": _ask_hcp, "y": _fit_len},
+         "asks for aces; slam interest", forcing=F1, artificial=True, priority=900,
+         when=_can_ask, group="always",
+         judge=lambda h, c, b: agreed_suit(h, c) == b["y"]),
+    rule(ANSWER, None, "5C", {"aces": (0, 4)}, "0 or 4 aces", artificial=True,
+         priority=1100, when=_answered, group="always"),
+    rule(ANSWER, None, "5D", {"aces": (1,)}, "one ace", artificial=True, priority=1100,
+         when=_answered, group="always"),
+    rule(ANSWER, None, "5H", {"aces": (2,)}, "two aces", artificial=True, priority=1100,
+         when=_answered, group="always"),
+    rule(ANSWER, None, "5S", {"aces": (3,)}, "three aces", artificial=True, priority=1100,
+         when=_answered, group="always"),
+    rule("Sign-off after Blackwood", None, "5y", {}, "two aces are missing", priority=1100,
+         when=_placing, group="always",
+         judge=lambda h, c, b: _decision(h, c) == (5, b["y"])),
+    rule("Small slam", None, "6y", {}, "at most one ace is missing", priority=1100,
+         when=_placing, group="always",
+         judge=lambda h, c, b: _decision(h, c) == (6, b["y"])),
+    rule("Grand slam", None, "7y", {}, "all the aces and 37 combined points", priority=1100,
+         when=_placing, group="always",
+         judge=lambda h, c, b: _decision(h, c) == (7, b["y"])),
+    rule("Pass", None, "P", {}, "two aces are missing; partner's answer is our suit",
+         priority=1100, when=_placing, group="always",
+         judge=lambda h, c, b: _decision(h, c) is None),
+    rule("Pass", None, "P", {}, "partner has placed the contract", priority=1100,
+         when=lambda ctx, b: (last_name(ctx, ctx.seat) == ANSWER and rho_passed(ctx)),
+         group="always"),
+]

@@ -1,0 +1,281 @@
+"""A bidding system: an ordered collection of :class:`~ai.bidding.rules.Rule` objects.
+
+:class:`BiddingSystem` turns rules into the three services the rest of the program uses:
+
+* :meth:`BiddingSystem.choose` -- the call for a hand (what a computer bids);
+* :meth:`BiddingSystem.explain` -- the meaning of any legal call in any auction;
+* :meth:`BiddingSystem.hint` -- a suggested call with its explanation (the easy level's help).
+
+How a call is chosen: every rule whose auction patterns match offers its calls; those whose
+hand constraints (and judgement) the hand meets compete, the highest priority wins.  If no
+ordinary rule fits, *default* rules (which only give meaning to calls no ordinary rule makes
+here) are tried; if still nothing fits, the fallback picks the first call, Pass first unless
+the seat is forced, whose explanation the hand satisfies.
+
+How a call is explained: the constraints of every ordinary rule that can make the call here
+are combined into their envelope (so that whichever rule made it, the hand satisfies the
+explanation); without one, a default rule; without one, the natural reading, flagged "not in
+the system".
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ddsolver.auction import Auction, Call, PASS
+from ddsolver.cards import Strain, Suit
+from ddsolver.deal import Hand
+from ddsolver.errors import AuctionFinishedError, IllegalCallError, InvalidDealError
+from ddsolver.table import Vulnerability
+
+from .constraints import HandConstraints
+from .explanation import Explanation, Forcing, compose_text
+from .rules import Context, Rule
+
+__all__ = ["BiddingSystem", "Hint"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested call and its explanation (see :meth:`BiddingSystem.hint`)."""
+
+    call: Call
+    explanation: Explanation
+
+    def __iter__(self):
+        return iter((self.call, self.explanation))
+
+
+def _check_hand(hand) -> Hand:
+    if not isinstance(hand, Hand):
+        raise InvalidDealError(f"expected a Hand, got {type(hand).__name__}: {hand!r}")
+    if len(hand) != 13:
+        raise InvalidDealError(f"a hand to bid must have 13 cards, {hand} has {len(hand)}")
+    return hand
+
+
+def _check_auction(auction) -> Auction:
+    if not isinstance(auction, Auction):
+        raise IllegalCallError(f"expected an Auction, got {type(auction).__name__}")
+    if auction.is_finished:
+        raise AuctionFinishedError(
+            f"the auction {' '.join(str(c) for c in auction.calls)} is finished")
+    return auction
+
+
+class BiddingSystem:
+    """Rules plus the machinery to bid and explain with them.
+
+    :param rules: ordinary rules.
+    :param defaults: default rules (meaning for calls no ordinary rule makes).
+    :param name: the system's name.
+    """
+
+    name = "bidding system"
+
+    def __init__(self, rules: Sequence[Rule], defaults: Sequence[Rule] = (), name: str = ""):
+        self.rules: Tuple[Rule, ...] = tuple(rules)
+        self.defaults: Tuple[Rule, ...] = tuple(defaults)
+        if name:
+            self.name = name
+        self._cache: "OrderedDict[tuple, Explanation]" = OrderedDict()
+        self._cache_size = 200_000
+        #: calls made through the last-resort fallback (diagnostics; see tests)
+        self.fallback_count = 0
+
+    # -- public API -------------------------------------------------------------------
+    def choose(self, hand: Hand, auction: Auction,
+               vulnerability: Vulnerability = Vulnerability.NONE) -> Call:
+        """The call this system makes with ``hand`` for the seat to act in ``auction``.
+
+        Uses only the hand and the auction (what that seat may see).
+
+        :param hand: the 13 cards of the seat to act.
+        :param auction: the auction so far (not finished).
+        :param vulnerability: of the board (affects judgement, not meanings).
+        :raises InvalidDealError: if ``hand`` is not a 13-card :class:`Hand`.
+        :raises AuctionFinishedError: if the auction is over.
+        """
+        return self._choose(hand, auction, vulnerability)[0]
+
+    def hint(self, hand: Hand, auction: Auction,
+             vulnerability: Vulnerability = Vulnerability.NONE) -> Hint:
+        """The call the system suggests for ``hand`` and its explanation.
+
+        :raises InvalidDealError: if ``hand`` is not a 13-card :class:`Hand`.
+        :raises AuctionFinishedError: if the auction is over.
+        """
+        call, _ = self._choose(hand, auction, vulnerability)
+        return Hint(call, self.explain(auction, call))
+
+    def explain(self, auction: Auction, call) -> Explanation:
+        """What ``call`` would mean if made now by the seat to act in ``auction``.
+
+        Works for every legal call, including calls the system would never make (their
+        explanation is the natural reading, flagged ``in_system=False``).
+
+        :param call: a :class:`Call` or its text (``"2C"``, ``"Pass"``, ``"X"``).
+        :raises AuctionFinishedError: if the auction is over.
+        :raises IllegalCallError: if ``call`` is not legal here.
+        :raises InvalidNotationError: if ``call`` is text that names no call.
+        """
+        _check_auction(auction)
+        if not isinstance(call, Call):
+            call = Call.from_str(str(call))
+        if not auction.is_legal(call):
+            raise IllegalCallError(
+                f"{call} is not legal after {' '.join(str(c) for c in auction.calls) or 'no calls'}")
+        key = (int(auction.dealer), auction.calls, call)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        ctx = Context(auction, self)
+        exp = self._explain_in(ctx, call)
+        self._remember(key, exp)
+        return exp
+
+    def explain_all(self, auction: Auction) -> List[Explanation]:
+        """Explanations of every call of ``auction`` (finished or not), in order."""
+        out = []
+        calls = auction.calls
+        for i, call in enumerate(calls):
+            key = (int(auction.dealer), calls[:i], call)
+            exp = self._cache.get(key)
+            if exp is None:
+                prefix = Auction(auction.dealer, calls[:i])
+                exp = self._explain_in(Context(prefix, self), call)
+                self._remember(key, exp)
+            out.append(exp)
+        return out
+
+    # -- machinery --------------------------------------------------------------------
+    def _remember(self, key, exp):
+        self._cache[key] = exp
+        if len(self._cache) > self._cache_size:
+            for _ in range(self._cache_size // 10):
+                self._cache.popitem(last=False)
+
+    def _specific(self, ctx: Context) -> bool:
+        """Whether some specific rule (group ``""``) has a matching auction pattern."""
+        flag = getattr(ctx, "_specific", None)
+        if flag is None:
+            flag = any(True for r in self.rules if r.group == ""
+                       for _ in r.situations(ctx))
+            ctx._specific = flag
+        return flag
+
+    def _instances(self, ctx: Context, rules: Iterable[Rule]):
+        out = []
+        for order, rule in enumerate(rules):
+            if rule.group == "generic" and self._specific(ctx):
+                continue
+            for call, b, cons in rule.instances(ctx):
+                out.append((rule, call, b, cons, order))
+        return out
+
+    def _explain_in(self, ctx: Context, call: Call) -> Explanation:
+        found = [i for i in self._instances(ctx, self.rules) if i[1] == call]
+        if not found:
+            found = [i for i in self._instances(ctx, self.defaults) if i[1] == call]
+        if not found:
+            return natural_explanation(ctx, call)
+        return self._combine(ctx, call, found)
+
+    def _combine(self, ctx: Context, call: Call, found) -> Explanation:
+        found = sorted(found, key=lambda i: -i[0].priority)
+        rule, _, b, cons, _ = found[0]
+        envelope = cons
+        alts = [cons]
+        forcing = rule.forcing_in(ctx, b)
+        for r, _, b2, c2, _ in found[1:]:
+            envelope = envelope | c2
+            if c2 not in alts:
+                alts.append(c2)
+        name = rule.name
+        description = rule.describe(b)
+        artificial = rule.artificial
+        alert = rule.alert
+        text = compose_text(name, description, envelope, forcing, True, alert)
+        return Explanation(call=call, name=name, constraints=envelope, forcing=forcing,
+                           artificial=artificial, alert=alert, in_system=True,
+                           description=description, text=text, alternatives=tuple(alts),
+                           rules=tuple(dict.fromkeys(f[0].name for f in found)))
+
+    def _choose(self, hand: Hand, auction: Auction, vulnerability) -> Tuple[Call, str]:
+        _check_hand(hand)
+        _check_auction(auction)
+        ctx = Context(auction, self, vulnerability)
+        ordinary = self._instances(ctx, self.rules)
+        best = _best(hand, ctx, ordinary)
+        if best is not None:
+            return best[1], best[0].name
+        made = {i[1] for i in ordinary}
+        defaults = [i for i in self._instances(ctx, self.defaults) if i[1] not in made]
+        best = _best(hand, ctx, defaults)
+        if best is not None:
+            return best[1], best[0].name
+        return self._fallback(hand, ctx), "fallback"
+
+    def _fallback(self, hand: Hand, ctx: Context) -> Call:
+        """First legal call whose explanation the hand satisfies; Pass first unless forced,
+        then bids from the cheapest.  Last resort: Pass, or when forced the cheapest bid in
+        the longest suit."""
+        self.fallback_count += 1
+        legal = ctx.auction.legal_calls()
+        forced = ctx.forced()
+        bids = [c for c in legal if c.is_bid]
+        order = ([] if forced else [PASS]) + bids + ([PASS] if forced else [])
+        for call in order:
+            if self.explain(ctx.auction, call).constraints.satisfied_by(hand):
+                return call
+        if not forced:
+            return PASS
+        longest = max(Suit, key=lambda s: (hand.length(s), int(s)))
+        for c in bids:
+            if c.strain == Strain(int(longest)):
+                return c
+        return bids[0] if bids else PASS
+
+
+def _best(hand: Hand, ctx: Context, instances):
+    best_key = None
+    best = None
+    for rule, call, b, cons, order in instances:
+        if not cons.satisfied_by(hand):
+            continue
+        if rule.judge is not None and not rule.judge(hand, ctx, b):
+            continue
+        pref = rule.prefer(hand, ctx, b) if rule.prefer is not None else 0
+        key = (rule.priority, pref, -order)
+        if best_key is None or key > best_key:
+            best_key = key
+            best = (rule, call, b, cons)
+    return best
+
+
+def natural_explanation(ctx: Context, call: Call) -> Explanation:
+    """The natural reading of a call the system does not make here."""
+    cons = HandConstraints()
+    if call.is_pass:
+        name, desc = "Pass", "natural; no particular meaning here"
+    elif call.is_double:
+        name, desc = "Double", "natural; for penalty"
+    elif call.is_redouble:
+        name, desc = "Redouble", "natural; expects to make the contract"
+    elif call.strain == Strain.NOTRUMP:
+        name, desc = f"{call.level}NT", "natural; suggests notrump"
+    else:
+        suit = Suit(int(call.strain))
+        name = f"{call.level}{suit.symbol}"
+        ours = [s for s in ctx.bid_strains(ctx.seat) if s != Strain.NOTRUMP]
+        theirs = ctx.opponents_suits()
+        if suit in theirs and call.strain not in ours:
+            desc = f"natural in an opponent's suit ({suit.symbol})"
+        else:
+            desc = f"natural; shows {suit.symbol}"
+            cons = HandConstraints().with_length(suit, 4 if call.strain not in ours else 3)
+    text = compose_text(name, desc, cons, Forcing.NON_FORCING, in_system=False)
+    return Explanation(call=call, name=name, constraints=cons, forcing=Forcing.NON_FORCING,
+                       in_system=False, description=desc, text=text, alternatives=(cons,))
