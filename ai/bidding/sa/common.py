@@ -149,3 +149,36 @@ def partner_has_bid(ctx) -> bool:
 def last_name(ctx, seat) -> Optional[str]:
     exp = ctx.last_explanation(seat)
     return None if exp is None else exp.name
+
+
+def length_points(hand: Hand) -> int:
+    """One point for every card beyond five in a suit."""
+    return sum(max(0, hand.length(s) - 5) for s in Suit)
+
+
+def support_points(hand: Hand, trump: Strain) -> int:
+    """Shortness points as dummy for ``trump`` (void 3, singleton 2, doubleton 1), counted
+    only with three or more trumps."""
+    if length(hand, trump) < 3:
+        return 0
+    pts = 0
+    for s in Suit:
+        if int(s) == int(trump):
+            continue
+        pts += {0: 3, 1: 2, 2: 1}.get(hand.length(s), 0)
+    return pts
+
+
+def total_points(hand: Hand, trump: Optional[Strain] = None) -> int:
+    """HCP plus length points, or (with a known trump fit) plus the larger of length and
+    shortness points."""
+    if trump is None or trump == Strain.NOTRUMP:
+        return hand.hcp + length_points(hand)
+    return hand.hcp + max(length_points(hand), support_points(hand, trump))
+
+
+def pest(ctx) -> int:
+    """A working estimate of partner's HCP: the minimum shown plus half the width of the
+    range, at most three more."""
+    lo, hi = partner_shown(ctx).hcp
+    return lo + min(3, (hi - lo) // 2)

@@ -90,6 +90,20 @@ for p, lv in (("2x", 2), ("3x", 3)):
              "stopper in their suit", priority=620),
         rule("Pass", p, "P", {"hcp": (0, 17)}, "no suitable action", priority=100),
     ]
+for p, lv in (("2x P P", 2), ("3x P P", 3)):
+    COMPETITION += [
+        rule("Balancing double", p, "X", _shape_spec({"hcp": (9 + lv - 2, None)}),
+             "takeout", forcing=F1, artificial=True, priority=560),
+        rule("Strong double", p, "X", {"hcp": (16, None)}, "strong", forcing=F1,
+             artificial=True, priority=610),
+        rule("Balancing overcall", p, f"{lv}z", {"hcp": (8 + lv - 2, 17), "z": 5},
+             "five or more {z}", priority=590, prefer=_prefer_len("z")),
+        rule("Balancing overcall", p, f"{lv + 1}z", {"hcp": (10 + lv - 2, 17), "z": 5},
+             "five or more {z}", priority=585, where=not_jump, prefer=_prefer_len("z")),
+        rule("Balancing notrump", p, f"{lv}NT", {"hcp": (14, 18), "stop": "theirs"},
+             "stopper in their suit", priority=620),
+        rule("Pass", p, "P", {"hcp": (0, 15)}, "no suitable action", priority=100),
+    ]
 COMPETITION.append(rule("Notrump game", "3x", "3NT", {"hcp": (19, 22), "stop": "theirs"},
                         "stopper in their suit", priority=625))
 
@@ -179,15 +193,17 @@ COMPETITION += [
     rule("Raise", INT, "2x", {"hcp": (6, 10), "x": _support}, "support", priority=700),
     rule("Redouble", "1x X", "XX", {"hcp": (10, None)}, "10 or more, usually no fit",
          priority=705),
-    rule("Penalty double", ["1x 1y", "1x 2y"], "X", {"hcp": (10, None), "y": 4},
-         "for penalty", priority=690, judge=lambda h, c, b: good_suit(h, b["y"])),
+    rule("Penalty double", ["1x 1y", "1x 2y", "1x 3y"], "X",
+         {"hcp": (10, None), "y": lambda c, b: 4 if c.last_bid.level == 1 else 3},
+         "for penalty", priority=690,
+         judge=lambda h, c, b: length(h, b["x"]) <= 2 or h.hcp >= 13),
     rule("New suit", INT, "1z", {"hcp": (6, None), "z": 4}, "four or more {z}", forcing=F1,
          priority=680, prefer=_prefer_len("z")),
     rule("Notrump game", INT, "3NT", {"hcp": (13, 15), "stop": "theirs"},
          "stopper in their suit", priority=670),
     rule("Notrump invitation", INT, "2NT", {"hcp": (11, 12), "stop": "theirs"},
          "stopper in their suit", priority=665),
-    rule("New suit at the two level", INT, "2z", {"hcp": (11, None), "z": 5},
+    rule("New suit at the two level", INT, "2z", {"hcp": (10, None), "z": 5},
          "five or more {z}", forcing=F1, priority=660, where=not_jump,
          prefer=_prefer_len("z")),
     rule("1NT response", INT, "1NT", {"hcp": (8, 10), "stop": "theirs"},

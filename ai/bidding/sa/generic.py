@@ -8,7 +8,14 @@ from __future__ import annotations
 from ddsolver.cards import Strain
 
 from .common import (MAJORS, MINORS, SUITS, F1, NF, cheapest_level, length, my_last,
-                     not_jump, partner_has_bid, partner_last, plen, pmax, pmin, rule)
+                     not_jump, partner_has_bid, partner_last, pest, plen, pmax, pmin, rule,
+                     total_points)
+
+#: Distribution points a hand may add to its HCP in the judgement of the generic rules; the
+#: promised HCP range is widened by this much so that the explanation stays true.
+DIST = 3
+GAME = 25
+SLAM = 33
 
 H, S = Strain.HEARTS, Strain.SPADES
 
@@ -36,11 +43,21 @@ def _in_game_or_above(ctx):
 
 
 def _game_hcp(ctx, b):
-    return 25 - pmin(ctx)
+    return GAME - pest(ctx) - DIST
 
 
 def _below_slam(ctx, b):
-    return 32 - pmin(ctx)
+    return None
+
+
+def _tp_game(var=None, need=GAME):
+    """Judge: total points (with the bound suit as trumps) reach ``need`` with partner's
+    estimate, and stay below slam."""
+    def judge(hand, ctx, b):
+        trump = b.get(var) if var else None
+        tp = total_points(hand, trump)
+        return need <= tp + pest(ctx)
+    return judge
 
 
 def _limited(ctx):
@@ -48,11 +65,19 @@ def _limited(ctx):
 
 
 def _inv_lo(ctx, b):
-    return 25 - pmax(ctx)
+    return GAME - 2 - pest(ctx) - DIST
 
 
 def _inv_hi(ctx, b):
-    return 24 - pmin(ctx)
+    return GAME - 1 - pest(ctx)
+
+
+def _tp_invite(var=None):
+    def judge(hand, ctx, b):
+        trump = b.get(var) if var else None
+        tp = total_points(hand, trump)
+        return GAME - 2 <= tp + pest(ctx) < GAME
+    return judge
 
 
 def _partner_suit_not_fit(hand, ctx, b):
@@ -79,37 +104,123 @@ def _compete_calls(ctx, b):
             yield Call.bid(lv, s), {"y": s, "_level": lv}
 
 
-def _penalty_hcp(ctx, b):
+def _penalty_need(ctx) -> int:
+    """Combined HCP (mine plus partner's estimate) wanted to double their contract."""
     lv = ctx.last_bid.level
-    return {1: 30, 2: 24, 3: 22, 4: 21}.get(lv, 20) - pmin(ctx)
+    need = {1: 30, 2: 26, 3: 24, 4: 22}.get(lv, 21)
+    strain = ctx.last_bid.strain
+    both = {ctx.seat_of(i) for i, c in enumerate(ctx.calls)
+            if c.is_bid and c.strain == strain and ctx.seat_of(i).side != ctx.seat.side}
+    if len(both) == 2 and lv <= 3:
+        need += 2   # they have found a fit
+    return need
+
+
+def _penalty_hcp(ctx, b):
+    return _penalty_need(ctx) - pest(ctx)
+
+
+def _penalty_judge(hand, ctx, b):
+    strain = ctx.last_bid.strain
+    if strain == Strain.NOTRUMP:
+        return True
+    n = length(hand, strain)
+    return n >= 3 or (n >= 2 and ctx.last_bid.level >= 5)
 
 
 def _forced(ctx, b):
     return ctx.forced()
 
 
+def _partner_invited(ctx, b):
+    exp = ctx.last_explanation(ctx.partner)
+    last = partner_last(ctx)
+    return (exp is not None and "invit" in exp.text.lower() and last is not None
+            and last.is_bid and bool(ctx.calls) and ctx.calls[-1].is_pass)
+
+
+def _my_mid(ctx):
+    lo, hi = ctx.shown(ctx.seat).hcp
+    hi = min(hi, lo + 6)
+    return (lo + hi + 1) // 2
+
+
+def _accept_judge(hand, ctx, b):
+    last = partner_last(ctx)
+    trump = None if last.strain == Strain.NOTRUMP else last.strain
+    return total_points(hand, trump) >= _my_mid(ctx)
+
+
+def _accept_where(ctx, b, call):
+    last = partner_last(ctx)
+    if last.strain == Strain.NOTRUMP:
+        return call.strain == Strain.NOTRUMP
+    return call.strain == last.strain or (call.strain == Strain.NOTRUMP
+                                          and last.strain in (Strain.CLUBS, Strain.DIAMONDS))
+
+
+def _my_suits(ctx):
+    return [c.strain for c in ctx.calls_of(ctx.seat) if c.is_bid and c.strain != Strain.NOTRUMP]
+
+
+def _reopen_when(ctx, b):
+    return (not partner_has_bid(ctx) and any(c.is_bid for c in ctx.calls_of(ctx.seat))
+            and _opp_last(ctx, b) and ctx.doubled == 0)
+
+
+def _reopen_double_spec(ctx, b):
+    from ..rules import build_constraints
+    theirs = [s for s in ctx.bid_strains(ctx.seat.lho) if s != Strain.NOTRUMP]
+    spec = {"hcp": (16, None)}
+    for s in theirs:
+        spec["CDHS"[int(s)]] = (0, 2)
+    return build_constraints(spec, ctx, b)
+
+
 GENERIC = [
+    rule("Accepts the invitation", None, ("3NT", "4M", "5m"), {}, "accepts partner's invitation",
+         priority=450, group="generic", when=_partner_invited, where=_accept_where,
+         judge=_accept_judge),
+    rule("Own suit again", None, ("2y", "3y"), {"y": 6, "hcp": (10, None)},
+         "six or more {y}, competing", priority=230, group="generic",
+         when=lambda c, b: _opp_last(c, b) and c.doubled == 0,
+         where=lambda c, b, call: not_jump(c, b, call) and call.strain in _my_suits(c)
+         and (call.level == 2 or c.shown(c.seat).hcp[0] >= 0),
+         prefer=lambda h, c, b: length(h, b["y"])),
+    rule("Own suit again", None, ("2y", "3y"), {"y": 6, "hcp": (0, _inv_hi)},
+         "six or more {y}", priority=190, group="generic", when=_constructive,
+         where=lambda c, b, call: not_jump(c, b, call) and call.strain in _my_suits(c),
+         judge=_partner_suit_not_fit, prefer=lambda h, c, b: length(h, b["y"])),
+    rule("Reopening double", None, "X", _reopen_double_spec, "extra values, takeout",
+         forcing=F1, artificial=True, priority=240, group="generic", when=_reopen_when),
+    rule("Reopening notrump", None, ("1NT", "2NT"), {"hcp": (18, 21), "balanced": True,
+                                                     "stop": "theirs"},
+         "18-21, balanced, stopper", priority=245, group="generic", when=_reopen_when,
+         where=lambda c, b, call: call.level == cheapest_level(c, Strain.NOTRUMP)),
     # -- game and slam from partner's shown values
-    rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: 33 - pmin(c), lambda c, b: 36 - pmin(c)),
+    rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: SLAM - pest(c),
+                                               lambda c, b: SLAM + 3 - pest(c)),
                                        "balanced": True}, "to play", priority=420,
          when=_constructive, group="generic"),
     rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": _fit("M")},
          "eight-card fit, values for game", priority=400, when=_constructive,
-         group="generic"),
+         group="generic", judge=_tp_game("M")),
     rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_slam), "stop": "theirs",
                                        "H": _no_fit(H), "S": _no_fit(S)},
-         "values for game, no major fit", priority=390, when=_constructive, group="generic"),
-    rule("Minor game", None, "5m", {"hcp": (lambda c, b: 27 - pmin(c), _below_slam),
+         "values for game, no major fit", priority=390, when=_constructive, group="generic",
+         judge=_tp_game()),
+    rule("Minor game", None, "5m", {"hcp": (lambda c, b: 27 - pest(c) - DIST, _below_slam),
                                     "m": _fit("m")},
-         "fit, values for game", priority=380, when=_constructive, group="generic"),
+         "fit, values for game", priority=380, when=_constructive, group="generic",
+         judge=_tp_game("m", 27)),
     # -- invitations when partner is limited
     rule("Invitational raise", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": _fit("M")},
          "invites game", priority=300, group="generic",
-         when=lambda c, b: _constructive(c, b) and _limited(c)),
+         when=lambda c, b: _constructive(c, b) and _limited(c), judge=_tp_invite("M")),
     rule("Notrump invitation", None, "2NT", {"hcp": (_inv_lo, _inv_hi), "stop": "theirs",
                                              "H": _no_fit(H), "S": _no_fit(S)},
          "invites 3NT", priority=290, group="generic",
-         when=lambda c, b: _constructive(c, b) and _limited(c)),
+         when=lambda c, b: _constructive(c, b) and _limited(c), judge=_tp_invite()),
     # -- part-score: move to a fit
     rule("Preference", None, ("2y", "3y"), {"hcp": (0, _inv_hi), "y": _fit("y")},
          "prefers {y}", priority=200, where=not_jump, group="generic",
@@ -121,7 +232,7 @@ GENERIC = [
          when=lambda c, b: partner_has_bid(c) and _opp_last(c, b),
          prefer=lambda h, c, b: (length(h, b["y"]) + plen(c, b["y"]), int(b["y"]))),
     rule("Penalty double", None, "X", {"hcp": (_penalty_hcp, None)}, "for penalty",
-         priority=300, group="generic",
+         priority=300, group="generic", judge=_penalty_judge,
          when=lambda c, b: _opp_last(c, b) and c.doubled == 0 and c.last_bid.level >= 2),
     # -- forced to bid
     rule("Raise", None, ("2y", "3y", "4y"), {"y": 3}, "support for partner's {y}",

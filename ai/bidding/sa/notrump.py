@@ -229,6 +229,12 @@ def notrump_structure(prefix: str, level: int, lo: int, hi: int, label: str) -> 
                  priority=710),
             rule("Pass", pcc, "P", {major: (0, 2)}, "no fit", priority=690),
         ]
+    if inv:
+        pi = f"{p} 2NT P"
+        R += [
+            rule("Accepts the invitation", pi, "3NT", {"hcp": acc}, "maximum", priority=700),
+            rule("Declines the invitation", pi, "P", {"hcp": mn}, "minimum", priority=690),
+        ]
     # -- quantitative 4NT
     pq = f"{p} 4NT P"
     R += [

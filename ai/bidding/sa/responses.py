@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ddsolver.cards import Strain
 
-from .common import (F1, GF, NF, good_suit, length, not_jump, rule, single_jump)
+from .common import (F1, GF, NF, good_suit, length, not_jump, rule, single_jump,
+                     total_points)
 
 H, S, D, C = Strain.HEARTS, Strain.SPADES, Strain.DIAMONDS, Strain.CLUBS
 
@@ -33,15 +34,22 @@ def _two_over_one_len(ctx, b):
     return 5 if b["y"] == H else 4
 
 
+def _tp(var, lo, hi):
+    """Judgement: total points with ``var`` as trumps within ``lo``..``hi``."""
+    return lambda h, c, b: lo <= total_points(h, b[var]) <= hi
+
+
 RESPONSES = []
 
 # -- responses to one of a major -----------------------------------------------------------
 p = "1M P"
 RESPONSES += [
-    rule("Game raise", p, "4M", {"hcp": (13, 16), "M": 4}, "four-card support, values for game",
-         priority=720),
-    rule("Limit raise", p, "3M", {"hcp": (10, 12), "M": 3}, "invites game", priority=710),
-    rule("Single raise", p, "2M", {"hcp": (6, 10), "M": 3}, "three-card support", priority=700),
+    rule("Game raise", p, "4M", {"hcp": (10, 16), "M": 4}, "four-card support, values for game",
+         priority=720, judge=_tp("M", 13, 99)),
+    rule("Limit raise", p, "3M", {"hcp": (8, 12), "M": 3}, "invites game", priority=710,
+         judge=_tp("M", 10, 12)),
+    rule("Single raise", p, "2M", {"hcp": (5, 10), "M": 3}, "three-card support", priority=700,
+         judge=_tp("M", 6, 99)),
     rule("New suit", "1H P", "1S", {"hcp": (6, None), "S": 4}, "four or more ♠", forcing=F1,
          priority=690),
     rule("Notrump game", p, "3NT", {"hcp": (13, 15), "M": (0, 2), "balanced": True},
@@ -84,10 +92,11 @@ RESPONSES += [
 p = "1x P 1y P"
 up = lambda ctx, b, call: call.strain > b["y"]  # noqa: E731
 RESPONSES += [
-    rule("Raise of responder's suit", p, "4y", {"hcp": (19, 21), "y": 4}, "four-card support",
-         priority=720, where=lambda ctx, b, call: call.strain in (H, S)),
-    rule("Raise of responder's suit", p, "3y", {"hcp": (16, 18), "y": 4},
-         "four-card support, invites game", priority=715),
+    rule("Raise of responder's suit", p, "4y", {"hcp": (15, 21), "y": 4}, "four-card support",
+         priority=720, where=lambda ctx, b, call: call.strain in (H, S),
+         judge=_tp("y", 19, 99)),
+    rule("Raise of responder's suit", p, "3y", {"hcp": (13, 18), "y": 4},
+         "four-card support, invites game", priority=715, judge=_tp("y", 16, 18)),
     rule("Raise of responder's suit", p, "2y", {"hcp": (11, 15), "y": 4}, "four-card support",
          priority=710),
     rule("Jump to 2NT", p, "2NT", {"hcp": (18, 19), "balanced": True}, "invites 3NT",
@@ -135,20 +144,22 @@ RESPONSES += [
 ]
 
 # -- opener after a single raise ----------------------------------------------------------
-p = "1x P 2x P"
+p = "1M P 2M P"
 RESPONSES += [
-    rule("Game", p, "4x", {"hcp": (19, 21)}, "to play", priority=700,
-         where=lambda ctx, b, call: call.strain in (H, S)),
-    rule("Notrump game", p, "3NT", {"hcp": (18, 21)}, "to play", priority=700,
-         where=lambda ctx, b, call: b["x"] in (C, D)),
-    rule("Game try", p, "3x", {"hcp": (16, 18)}, "invites game", priority=690,
-         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Game", p, "4M", {"hcp": (14, 21)}, "to play", priority=700, judge=_tp("M", 19, 99)),
+    rule("Game try", p, "3M", {"hcp": (12, 18)}, "invites game", priority=690,
+         judge=_tp("M", 16, 18)),
+    rule("Pass", p, "P", {"hcp": (11, 15)}, "minimum", priority=100),
+]
+p = "1m P 2m P"
+RESPONSES += [
+    rule("Notrump game", p, "3NT", {"hcp": (18, 21)}, "to play", priority=700),
     rule("Pass", p, "P", {"hcp": (11, 17)}, "minimum", priority=100),
 ]
 p = "1x P 3x P"
 RESPONSES += [
-    rule("Accepts the invitation", p, "4x", {"hcp": (14, 21)}, "to play", priority=700,
-         where=lambda ctx, b, call: call.strain in (H, S)),
+    rule("Accepts the invitation", p, "4x", {"hcp": (11, 21)}, "to play", priority=700,
+         where=lambda ctx, b, call: call.strain in (H, S), judge=_tp("x", 14, 99)),
     rule("Accepts in notrump", p, "3NT", {"hcp": (14, 21)}, "to play", priority=700,
          where=lambda ctx, b, call: b["x"] in (C, D)),
     rule("Declines the invitation", p, "P", {"hcp": (11, 14)}, "minimum", priority=100),

@@ -7,7 +7,7 @@ from ddsolver.auction import Call
 from ddsolver.cards import Strain
 
 from ..constraints import ace_count
-from .common import F1, SUITS, length, last_name, plen, pmin, rho_passed, rule
+from .common import F1, SUITS, length, last_name, pest, plen, pmin, rho_passed, rule, total_points
 
 BLACKWOOD = "Blackwood"
 ANSWER = "Blackwood answer"
@@ -35,7 +35,14 @@ def _fit_len(ctx, b):
 
 
 def _ask_hcp(ctx, b):
-    return 33 - pmin(ctx)
+    return 33 - pest(ctx) - 3
+
+
+def _slam_values(hand, ctx, b):
+    """Judgement: total points with ``y`` as trumps plus partner's estimate reach 33, and
+    ``y`` is our best fit."""
+    return (agreed_suit(hand, ctx) == b["y"]
+            and total_points(hand, b["y"]) + pest(ctx) >= 33)
 
 
 def agreed_suit(hand, ctx):
@@ -82,8 +89,7 @@ def _decision(hand, ctx):
 SLAM = [
     rule(BLACKWOOD, None, _ask_calls, {"hcp": _ask_hcp, "y": _fit_len},
          "asks for aces; slam interest", forcing=F1, artificial=True, priority=900,
-         when=_can_ask, group="always",
-         judge=lambda h, c, b: agreed_suit(h, c) == b["y"]),
+         when=_can_ask, group="always", judge=_slam_values),
     rule(ANSWER, None, "5C", {"aces": (0, 4)}, "0 or 4 aces", artificial=True,
          priority=1100, when=_answered, group="always"),
     rule(ANSWER, None, "5D", {"aces": (1,)}, "one ace", artificial=True, priority=1100,
