@@ -50,7 +50,7 @@ COMPETITION += [
          priority=560),
     rule("Strong double", ["1x"], "X", {"hcp": (17, None)},
          "too strong for an overcall; will bid again", forcing=F1, artificial=True,
-         priority=610),
+         priority=555),
     rule("Overcall", DIRECT, "1z", {"hcp": (8, 16), "z": 5}, "a good five-card {z} suit",
          priority=600, judge=_good("z"), prefer=_prefer_len("z")),
     rule("Overcall", DIRECT, "2z", {"hcp": (11, 16), "z": 5}, "a good {z} suit",
@@ -70,7 +70,7 @@ COMPETITION += [
     rule("Balancing overcall", BALANCING, "2z", {"hcp": (9, 16), "z": 5}, "five or more {z}",
          priority=590, where=not_jump, prefer=_prefer_len("z")),
     rule("Strong double", BALANCING, "X", {"hcp": (17, None)}, "strong", forcing=F1,
-         artificial=True, priority=610),
+         artificial=True, priority=555),
     rule("Pass", BALANCING, "P", {"hcp": (0, 16)}, "no suitable action", priority=100),
 ]
 
@@ -80,7 +80,7 @@ for p, lv in (("2x", 2), ("3x", 3)):
         rule("Takeout double", p, "X", _shape_spec({"hcp": (12 + lv - 2, None)}),
              "takeout", forcing=F1, artificial=True, priority=560),
         rule("Strong double", p, "X", {"hcp": (18, None)}, "strong", forcing=F1,
-             artificial=True, priority=610),
+             artificial=True, priority=555),
         rule("Overcall", p, f"{lv}z", {"hcp": (11 + lv - 2, 17), "z": 5 + lv - 2},
              "a good {z} suit", priority=590, judge=_good("z"), prefer=_prefer_len("z")),
         rule("Overcall", p, f"{lv + 1}z", {"hcp": (12 + lv - 2, 17), "z": 6},
@@ -95,7 +95,7 @@ for p, lv in (("2x P P", 2), ("3x P P", 3)):
         rule("Balancing double", p, "X", _shape_spec({"hcp": (9 + lv - 2, None)}),
              "takeout", forcing=F1, artificial=True, priority=560),
         rule("Strong double", p, "X", {"hcp": (16, None)}, "strong", forcing=F1,
-             artificial=True, priority=610),
+             artificial=True, priority=555),
         rule("Balancing overcall", p, f"{lv}z", {"hcp": (8 + lv - 2, 17), "z": 5},
              "five or more {z}", priority=590, prefer=_prefer_len("z")),
         rule("Balancing overcall", p, f"{lv + 1}z", {"hcp": (10 + lv - 2, 17), "z": 5},
@@ -147,8 +147,7 @@ for p, forced in (("1x X P", True), ("2x X P", True), ("3x X P", True),
     lvl = int(p[0])
     COMPETITION += [
         rule("Game", p, "4z", {"hcp": (12, None), "z": 4}, "to play", priority=720,
-             where=lambda ctx, b, call: call.strain in (H, S) and call.level
-             <= cheapest_level(ctx, call.strain) + 2, prefer=_prefer_len("z")),
+             where=lambda ctx, b, call: call.strain in (H, S), prefer=_prefer_len("z")),
         rule("Notrump game", p, "3NT", {"hcp": (13, None), "stop": "theirs"},
              "stopper in their suit", priority=715),
         rule("Jump answer", p, f"{lvl + 1}z", {"hcp": (9, 11), "z": 4},

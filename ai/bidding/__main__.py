@@ -1,0 +1,71 @@
+"""``python -m ai.bidding "N:<deal>" --dealer N --vulnerability None [--json]``
+
+Four computer players bid the deal with :class:`ai.bidding.StandardAmerican`; every call is
+printed with its explanation.  Exit status 2 for bad input (the message names it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ddsolver.deal import Deal
+from ddsolver.errors import BridgeError
+from ddsolver.table import Seat, Vulnerability
+
+from . import StandardAmerican, bid_deal
+
+
+def run(deal_text: str, dealer: str = "N", vulnerability: str = "None",
+        as_json: bool = False) -> str:
+    """The output of the command for one deal (text or JSON).
+
+    :raises BridgeError: for a bad deal, dealer or vulnerability.
+    """
+    deal = Deal.from_pbn(deal_text)
+    if not deal.is_complete():
+        from ddsolver.errors import InvalidDealError
+        raise InvalidDealError(f"deal {deal_text!r} is not a complete deal of 4 x 13 cards")
+    seat = Seat.from_str(dealer)
+    vul = Vulnerability.from_str(vulnerability)
+    system = StandardAmerican()
+    auction = bid_deal(deal, seat, vul, system)
+    exps = system.explain_all(auction)
+    contract = auction.contract
+    if as_json:
+        return json.dumps({
+            "deal": str(deal),
+            "dealer": seat.letter,
+            "vulnerability": vul.pbn,
+            "calls": [dict(seat=auction.seat_of(i).letter, **e.to_dict())
+                      for i, e in enumerate(exps)],
+            "contract": None if contract is None else str(contract),
+        }, indent=2, ensure_ascii=False)
+    lines = [f"Deal {deal}  dealer {seat.letter}  vulnerable {vul.pbn}"]
+    for i, e in enumerate(exps):
+        lines.append(f"{auction.seat_of(i).letter}  {e.call.symbol:<5} {e.text}")
+    lines.append("Contract: " + ("passed out" if contract is None else str(contract)))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ai.bidding",
+                                 description="Bid a deal with four Standard American robots "
+                                             "and explain every call.")
+    ap.add_argument("deal", help='PBN deal, e.g. "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 '
+                                 'JT97.A86.A87.T96 K82.Q93.KJ5.Q854"')
+    ap.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
+    ap.add_argument("--vulnerability", default="None", help="None, NS, EW or All")
+    ap.add_argument("--json", action="store_true", help="print JSON")
+    args = ap.parse_args(argv)
+    try:
+        print(run(args.deal, args.dealer, args.vulnerability, args.json))
+    except BridgeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

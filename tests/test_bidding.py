@@ -1,0 +1,357 @@
+"""Tests of ai.bidding: worked cases from the spec, the API, explanations and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ai.bidding import (Explanation, Forcing, HandConstraints, StandardAmerican, bid_deal,
+                        has_stopper)
+from ai.bidding.__main__ import main as cli_main
+from ddsolver.auction import Auction, Call
+from ddsolver.cards import Suit
+from ddsolver.deal import Deal, Hand
+from ddsolver.errors import (AuctionFinishedError, IllegalCallError, InvalidDealError,
+                             InvalidNotationError)
+from ddsolver.table import Seat, Vulnerability
+
+SPEC_DEAL = ("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")
+
+
+@pytest.fixture(scope="module")
+def sa():
+    return StandardAmerican()
+
+
+def choose(sa, hand, calls=(), dealer="N", vul=Vulnerability.NONE):
+    return str(sa.choose(Hand.from_pbn(hand), Auction(dealer, list(calls)), vul))
+
+
+# -- openings ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("hand", [
+    "AQ4.KJ5.Q963.KJ2",      # 16, 4-3-4-2... balanced
+    "KQ4.A52.KJ3.QJ52",      # 17, 3-3-3-4
+    "AJ.KQ3.K9842.QT3",      # 15, 5-3-3-2 with diamonds
+    "KQJ52.A3.K82.Q42",      # 15, five-card major, 5-3-3-2
+])
+def test_15_to_17_balanced_opens_1nt(sa, hand):
+    h = Hand.from_pbn(hand)
+    assert 15 <= h.hcp <= 17 and h.is_balanced()
+    assert choose(sa, hand) == "1NT"
+
+
+@pytest.mark.parametrize("hand,expected", [
+    ("AQ4.KJ5.Q963.J52", "1D"),     # 14 balanced: one of a suit
+    ("AQ4.KJ5.AQ63.QJ2", "1D"),     # 19 balanced: one of a suit (rebids 2NT)
+])
+def test_balanced_outside_1nt_range(sa, hand, expected):
+    assert not 15 <= Hand.from_pbn(hand).hcp <= 17
+    assert choose(sa, hand) == expected
+
+
+def test_2nt_opening(sa):
+    assert choose(sa, "AK4.KQ5.AJ63.KJ2") == "2NT"     # 21 balanced
+
+
+def test_strong_2c_and_waiting_2d(sa):
+    strong = "AKQ4.AKJ5.AQ6.K2"     # 26 HCP
+    assert Hand.from_pbn(strong).hcp >= 22
+    assert choose(sa, strong) == "2C"
+    exp = sa.explain(Auction("N"), "2C")
+    assert exp.artificial and exp.forcing is Forcing.GAME_FORCING
+    assert exp.constraints.hcp == (22, 37)
+    # partner answers 2D whatever the hand
+    for resp in ("T98.T8762.32.543", "J98.Q8762.K32.54", "AT8.QJ62.K32.Q54"):
+        assert choose(sa, resp, ["2C", "Pass"]) == "2D"
+    assert "waiting" in sa.explain(Auction("N", ["2C", "Pass"]), "2D").text
+
+
+@pytest.mark.parametrize("hand,expected", [
+    ("AKJ52.Q3.K82.J42", "1S"),     # five spades, 14
+    ("AK52.KQ983.82.Q4", "1H"),     # five hearts, four spades
+    ("AK952.KQ983.8.Q4", "1S"),     # 5-5 majors: spades
+    ("AK5.Q83.K862.Q42", "1D"),     # no five-card major, 4 diamonds 3 clubs
+    ("AK5.Q83.K82.Q642", "1C"),     # longer minor
+    ("KQ5.Q8.K982.Q742", "1D"),     # 4-4 minors: diamonds
+    ("KQ5.Q83.K82.Q742", "1C"),
+    ("AQ5.K83.982.J742", "Pass"),   # 10 HCP
+    ("KQJ982.83.982.42", "2S"),     # weak two
+    ("KQJ9842.83.98.42", "3S"),     # seven cards: three-level preempt
+])
+def test_openings(sa, hand, expected):
+    assert choose(sa, hand) == expected
+
+
+def test_weak_two_explained(sa):
+    exp = sa.explain(Auction("N"), "2H")
+    assert exp.constraints.hcp == (5, 10)
+    assert exp.constraints.length(Suit.HEARTS) == (6, 6)
+    assert "six-card ♥" in exp.text
+
+
+# -- responses ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("hand,expected", [
+    ("Q72.K84.Q9532.84", "2H"),     # 3-card support, 7 HCP
+    ("Q72.K84.Q9532.K4", "3H"),     # 3-card support, 10 HCP + doubleton: limit raise
+    ("Q72.K842.A953.K4", "4H"),     # 4-card support, 12 HCP + shortness: game
+    ("KQ72.84.Q9532.84", "1S"),     # four spades, no support
+    ("K72.84.Q9532.J84", "1NT"),    # 6 HCP, no fit
+    ("K72.4.AQ532.K842", "2D"),     # 12, new suit at the two level
+    ("K72.84.AQ532.K84", "2NT"),    # 12 balanced, no fit
+    ("872.84.Q9532.J84", "Pass"),
+])
+def test_responses_to_1h(sa, hand, expected):
+    assert choose(sa, hand, ["1H", "Pass"]) == expected
+
+
+def test_new_suit_at_one_level_is_forcing(sa):
+    exp = sa.explain(Auction("N", ["1D", "Pass"]), "1S")
+    assert exp.forcing is Forcing.FORCING
+    assert exp.constraints.hcp[0] == 6 and exp.constraints.length(Suit.SPADES)[0] == 4
+
+
+# -- notrump structure --------------------------------------------------------------------------
+def test_stayman_and_answers(sa):
+    a = Auction("N", ["1NT", "Pass"])
+    assert choose(sa, "KJ72.Q843.Q53.84", ["1NT", "Pass"]) == "2C"
+    exp = sa.explain(a, "2C")
+    assert exp.text == "Stayman: asks for a four-card major; 8+ HCP; forcing"
+    assert exp.artificial
+    after = ["1NT", "Pass", "2C", "Pass"]
+    assert choose(sa, "AQ4.KJ52.Q96.KJ2", after) == "2H"     # four hearts
+    assert choose(sa, "AQ42.KJ52.Q9.KJ2", after) == "2H"     # both majors: hearts first
+    assert choose(sa, "AQ42.KJ5.Q96.KJ2", after) == "2S"     # four spades only
+    assert choose(sa, "AQ4.KJ5.Q963.KJ2", after) == "2D"     # no major
+    # responder places the contract
+    assert choose(sa, "KJ72.Q843.Q53.84", after + ["2H", "Pass"]) == "3H"   # 8 HCP, fit
+    assert choose(sa, "KJ72.Q843.A53.84", after + ["2S", "Pass"]) == "4S"   # 12, fit
+    assert choose(sa, "KJ72.Q843.A53.84", after + ["2D", "Pass"]) == "3NT"
+
+
+def test_jacoby_transfers(sa):
+    a = ["1NT", "Pass"]
+    assert choose(sa, "72.QJ843.J53.842", a) == "2D"        # five hearts, weak
+    assert choose(sa, "QJ843.72.J53.842", a) == "2H"        # five spades
+    exp = sa.explain(Auction("N", a), "2D")
+    assert exp.alert and exp.artificial
+    assert exp.constraints.length(Suit.HEARTS) == (5, 13)
+    # opener completes; with 17 and four-card support, super-accepts
+    assert choose(sa, "AQ4.KJ5.Q963.KJ2", a + ["2D", "Pass"]) == "2H"
+    assert choose(sa, "AQ4.KJ5.Q963.KJ2", a + ["2H", "Pass"]) == "2S"
+    assert choose(sa, "AQ4.KJ52.Q96.KQ2", a + ["2D", "Pass"]) == "3H"
+    # weak responder passes the completion; game-going with six cards bids game
+    assert choose(sa, "72.QJ843.J53.842", a + ["2D", "Pass", "2H", "Pass"]) == "Pass"
+    assert choose(sa, "7.AQJ843.K53.842", a + ["2D", "Pass", "2H", "Pass"]) == "4H"
+    assert choose(sa, "72.AQJ84.K53.842", a + ["2D", "Pass", "2H", "Pass"]) == "3NT"
+    # opener chooses the major with three-card support
+    assert choose(sa, "AQ4.KJ5.Q963.KJ2", a + ["2D", "Pass", "2H", "Pass", "3NT", "Pass"]) == "4H"
+    assert choose(sa, "AQ4.K5.Q9632.KJ2", a + ["2D", "Pass", "2H", "Pass", "3NT", "Pass"]) == "Pass"
+
+
+def test_notrump_raises(sa):
+    a = ["1NT", "Pass"]
+    assert choose(sa, "K72.Q84.J953.Q84", a) == "2NT"       # 8, invites
+    assert choose(sa, "K72.Q84.A953.Q84", a) == "3NT"       # 11
+    assert choose(sa, "K72.984.J953.984", a) == "Pass"
+    assert choose(sa, "AQ4.KJ5.Q963.KJ2", a + ["2NT", "Pass"]) == "3NT"  # 16 accepts
+    assert choose(sa, "AQ4.KJ5.J963.KJ2", a + ["2NT", "Pass"]) == "Pass"  # 15 declines
+
+
+# -- competition -------------------------------------------------------------------------------
+def test_takeout_double_of_1h(sa):
+    hand = "KJ72.4.AQ53.K842"      # 13 HCP, short hearts, 4-4-4 elsewhere
+    assert choose(sa, hand, ["1H"]) == "X"
+    exp = sa.explain(Auction("N", ["1H"]), "X")
+    assert exp.name == "Takeout double" and exp.constraints.hcp[0] == 12
+    # the takeout meaning (one of the alternatives; the other is a strong hand)
+    shape = [c for c in exp.alternatives if c.length(Suit.HEARTS)[1] <= 2]
+    assert shape and all(shape[0].length(s)[0] >= 3
+                         for s in (Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS))
+    assert shape[0].satisfied_by(Hand.from_pbn(hand))
+    assert exp.artificial and exp.forcing.is_forcing
+    # wrong shape: no takeout double
+    assert choose(sa, "KJ7.Q4.AQ532.K84", ["1H"]) != "X"
+
+
+def test_answers_to_takeout_double(sa):
+    a = ["1H", "X", "Pass"]
+    assert choose(sa, "Q872.874.J53.842", a) == "1S"       # weakest: cheapest 4-card suit
+    assert choose(sa, "KQ87.874.A53.842", a) == "2S"       # 9-11: jump
+    assert choose(sa, "KQ87.874.AJ3.K42", a) in ("4S", "3NT")
+
+
+def test_overcalls_and_1nt_overcall(sa):
+    assert choose(sa, "KQJ72.84.A53.842", ["1H"]) == "1S"
+    exp = sa.explain(Auction("N", ["1H"]), "1S")
+    assert exp.constraints.hcp == (8, 16) and exp.constraints.length(Suit.SPADES)[0] == 5
+    assert choose(sa, "KQ7.KJ4.AQ53.Q84", ["1H"]) == "1NT"
+    nt = sa.explain(Auction("N", ["1H"]), "1NT")
+    assert Suit.HEARTS in nt.constraints.stoppers and nt.constraints.hcp == (15, 18)
+
+
+def test_penalty_double_of_1nt(sa):
+    exp = sa.explain(Auction("N", ["1NT"]), "X")
+    assert "penalty" in exp.text and exp.constraints.hcp[0] == 15
+    assert choose(sa, "KQ7.KJ4.AQ53.Q84", ["1NT"]) == "X"
+
+
+# -- slam: Blackwood -----------------------------------------------------------------------------
+@pytest.mark.parametrize("hand,answer", [
+    ("KQ72.KQ4.QJ53.Q4", "5C"),    # no ace
+    ("AQ72.A84.A953.A4", "5C"),    # four aces
+    ("AQ72.KQ4.KJ53.Q4", "5D"),    # one
+    ("AQ72.A84.KJ53.Q4", "5H"),    # two
+    ("AQ72.A84.A953.Q4", "5S"),    # three
+])
+def test_blackwood_answers(sa, hand, answer):
+    calls = ["1S", "Pass", "3S", "Pass", "4NT", "Pass"]
+    a = Auction("N", calls[:4])
+    bw = sa.explain(a, "4NT")
+    assert bw.name == "Blackwood" and bw.artificial
+    assert choose(sa, hand, calls) == answer
+    exp = sa.explain(Auction("N", calls), answer)
+    assert exp.name == "Blackwood answer"
+    aces = sum(1 for s in Suit if 14 in [int(r) for r in Hand.from_pbn(hand).holding(s)])
+    assert aces in exp.constraints.aces
+
+
+def test_blackwood_meanings(sa):
+    a = Auction("N", ["1S", "Pass", "3S", "Pass", "4NT", "Pass"])
+    assert sa.explain(a, "5C").constraints.aces == frozenset({0, 4})
+    assert sa.explain(a, "5D").constraints.aces == frozenset({1})
+    assert sa.explain(a, "5H").constraints.aces == frozenset({2})
+    assert sa.explain(a, "5S").constraints.aces == frozenset({3})
+
+
+def test_slam_reached_with_33(sa):
+    # 2NT (21) opposite 13 balanced: 6NT
+    assert choose(sa, "KQ7.K84.QJ53.Q84", ["2NT", "Pass"]) == "6NT"
+
+
+# -- explanations ----------------------------------------------------------------------------------
+def test_spec_example_auction_explained(sa):
+    auction = Auction("N", ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"])
+    exps = sa.explain_all(auction)
+    assert [str(e.call) for e in exps] == ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"]
+    assert exps[0].text == "1NT opening; 15-17 HCP, balanced; non-forcing"
+    assert "to play" in exps[2].text and "10-15 HCP" in exps[2].text
+    for e in exps:
+        assert isinstance(e, Explanation) and e.text and e.in_system
+
+
+def test_every_legal_call_has_an_explanation(sa):
+    for calls in ([], ["1H"], ["1NT", "Pass"], ["1S", "2H", "X"], ["Pass", "Pass", "1C", "1D"]):
+        a = Auction("N", calls)
+        for call in a.legal_calls():
+            exp = sa.explain(a, call)
+            assert exp.call == call and exp.text
+            if not exp.in_system:
+                assert exp.text.startswith("not in the system; ")
+
+
+def test_out_of_system_call_is_natural(sa):
+    exp = sa.explain(Auction("N"), "5D")
+    assert not exp.in_system
+    assert exp.text.startswith("not in the system; ") and "natural" in exp.text
+    assert exp.constraints.length(Suit.DIAMONDS)[0] >= 4
+
+
+def test_explanation_to_dict_round(sa):
+    d = sa.explain(Auction("N", ["1NT", "Pass"]), "2D").to_dict()
+    assert d["call"] == "2D" and d["alert"] is True
+    assert d["constraints"]["lengths"]["H"] == [5, 13]
+    json.dumps(d)
+
+
+def test_hint_matches_choose(sa):
+    hand = Hand.from_pbn("KJ72.Q843.Q53.84")
+    a = Auction("N", ["1NT", "Pass"])
+    hint = sa.hint(hand, a)
+    assert hint.call == sa.choose(hand, a)
+    assert hint.explanation.name == "Stayman"
+    call, exp = hint
+    assert exp.constraints.satisfied_by(hand)
+
+
+def test_choose_uses_only_own_hand(sa):
+    # the same hand and auction give the same call whatever the other hands
+    hand = Hand.from_pbn("AQ4.KJ5.Q963.KJ2")
+    assert sa.choose(hand, Auction("E")) == Call.from_str("1NT")
+
+
+# -- bad input ---------------------------------------------------------------------------------------
+def test_twelve_card_hand_is_rejected(sa):
+    with pytest.raises(InvalidDealError, match="13 cards"):
+        sa.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ"), Auction("N"))
+    with pytest.raises(InvalidDealError):
+        sa.hint(Hand.from_pbn("AQ4.KJ5.Q963.KJ"), Auction("N"))
+    with pytest.raises(InvalidDealError):
+        sa.choose("AQ4.KJ5.Q963.KJ2", Auction("N"))
+
+
+def test_illegal_auction_and_calls(sa):
+    with pytest.raises(IllegalCallError):
+        Auction("N", ["1NT", "1C"])
+    with pytest.raises(IllegalCallError, match="1C"):
+        sa.explain(Auction("N", ["1NT"]), "1C")
+    with pytest.raises(IllegalCallError):
+        sa.explain(Auction("N", ["1NT"]), "XX")
+    with pytest.raises(InvalidNotationError):
+        sa.explain(Auction("N"), "9Z")
+    done = Auction("N", ["Pass"] * 4)
+    with pytest.raises(AuctionFinishedError):
+        sa.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ2"), done)
+    with pytest.raises(AuctionFinishedError):
+        sa.explain(done, "Pass")
+
+
+def test_bid_deal_rejects_incomplete(sa):
+    with pytest.raises(InvalidDealError):
+        bid_deal(Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 - - -"), Seat.NORTH)
+
+
+# -- constraints -------------------------------------------------------------------------------------
+def test_constraints_algebra():
+    a = HandConstraints.make((12, 21), spades=5)
+    b = HandConstraints.make((6, 10), hearts=(None, 2))
+    both = a & b
+    assert both.is_empty
+    env = a | b
+    assert env.hcp == (6, 21) and env.length(Suit.SPADES) == (0, 13)
+    h = Hand.from_pbn("AKJ52.Q3.K82.Q42")
+    assert a.satisfied_by(h) and not b.satisfied_by(Hand.from_pbn("AKJ52.Q32.K82.Q4"))
+    assert a.describe() == "11-21 HCP, 5+ ♠".replace("11", "12")
+
+
+def test_stoppers():
+    h = Hand.from_pbn("A2.K3.Q52.J652")
+    assert has_stopper(h, Suit.SPADES) and has_stopper(h, Suit.HEARTS)
+    assert has_stopper(h, Suit.DIAMONDS) and has_stopper(h, Suit.CLUBS)
+    h = Hand.from_pbn("K.Q3.J52.AT98652")
+    assert not has_stopper(h, Suit.SPADES) and not has_stopper(h, Suit.HEARTS)
+    assert not has_stopper(h, Suit.DIAMONDS)
+
+
+# -- command line ------------------------------------------------------------------------------------
+def test_cli_text(capsys):
+    assert cli_main([SPEC_DEAL, "--dealer", "N", "--vulnerability", "None"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].startswith("N  1NT   1NT opening")
+    assert "Contract:" in out
+
+
+def test_cli_json(capsys):
+    assert cli_main([SPEC_DEAL, "--dealer", "E", "--vulnerability", "All", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dealer"] == "E" and data["vulnerability"] == "All"
+    assert data["calls"][0]["seat"] == "E"
+    assert all(c["text"] for c in data["calls"])
+    a = Auction("E", [c["call"] for c in data["calls"]])
+    assert a.is_finished
+
+
+def test_cli_bad_input(capsys):
+    assert cli_main(["N:AQ4.KJ5.Q963.KJ 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"]) == 2
+    assert "error" in capsys.readouterr().err
+    assert cli_main([SPEC_DEAL, "--dealer", "Q"]) == 2
