@@ -15,7 +15,7 @@ from .common import (MAJORS, MINORS, SUITS, F1, NF, cheapest_level, length, my_l
 #: promised HCP range is widened by this much so that the explanation stays true.
 DIST = 3
 GAME = 25
-SLAM = 33
+SLAM = 32
 
 H, S = Strain.HEARTS, Strain.SPADES
 

@@ -34,15 +34,19 @@ def _fit_len(ctx, b):
     return max(8 - plen(ctx, b["y"]), 4)
 
 
+#: Combined total points (mine plus partner's estimate) for a small slam in a suit.
+SLAM_POINTS = 31
+
+
 def _ask_hcp(ctx, b):
-    return 33 - pest(ctx) - 3
+    return SLAM_POINTS - pest(ctx) - 3
 
 
 def _slam_values(hand, ctx, b):
     """Judgement: total points with ``y`` as trumps plus partner's estimate reach 33, and
     ``y`` is our best fit."""
     return (agreed_suit(hand, ctx) == b["y"]
-            and total_points(hand, b["y"]) + pest(ctx) >= 33)
+            and total_points(hand, b["y"]) + pest(ctx) >= SLAM_POINTS)
 
 
 def agreed_suit(hand, ctx):
