@@ -339,12 +339,23 @@ class PBNGame:
     :ivar preamble: comments before the first tag, verbatim.
     :ivar escapes: the ``%`` escape lines met in the game (PBN 2.1, section 2.4), except
         the ``% PBN x.y`` and ``% EXPORT`` lines, which the writer makes itself.
-    :ivar warnings: what the reader tolerated (an ignored repeated tag, an illegal
-        auction...), as sentences.
+    :ivar warnings: what the reader tolerated (an ignored repeated tag, a note reference
+        without its Note tag, a Contract tag that differs from the auction...), as
+        sentences.
     :ivar index: 1-based position of the game in its file (``None`` if built in code).
     :ivar line: line of the game's first tag in its file.
     :ivar claim: tricks claimed by declarer in all (LIN ``mc``), else ``None``.
     :ivar lin: LIN extras for a game read by :mod:`ddsolver.lin` (room, raw items...).
+
+    Parsed views (computed from the tags on each access; each raises
+    :class:`~ddsolver.errors.PBNError` naming line and board for a bad value):
+    :attr:`board`, :attr:`dealer`, :attr:`vulnerability`, :attr:`deal`, :attr:`auction`
+    (:class:`PBNAuction`), :attr:`calls`, :attr:`contract`, :attr:`declarer`,
+    :attr:`trump`, :attr:`result`, :attr:`passed_out`, :attr:`play` (:class:`PBNPlay`),
+    :attr:`opening_leader`, :attr:`play_sequence`, :attr:`notes`, :attr:`comments`.
+    Changes go through :meth:`set_tag`, :meth:`remove_tag`, :meth:`set_deal`,
+    :meth:`set_auction`, :meth:`set_play`, :meth:`set_notes`, :meth:`set_double_dummy`
+    and :meth:`set_par`.
 
     Two games compare equal when their tags (names, values, sections, comments), preamble
     and escape lines are equal.
