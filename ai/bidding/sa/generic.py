@@ -25,7 +25,7 @@ def _fit(var):
 
 
 def _no_fit(major):
-    return lambda ctx, b: (0, 7 - plen(ctx, major))
+    return lambda ctx, b: (0, min(5, 7 - plen(ctx, major)))
 
 
 def _constructive(ctx, b):
@@ -154,9 +154,20 @@ def _accept_judge(hand, ctx, b):
 def _accept_where(ctx, b, call):
     last = partner_last(ctx)
     if last.strain == Strain.NOTRUMP:
-        return call.strain == Strain.NOTRUMP
+        return call.strain == Strain.NOTRUMP or (call.strain in MAJORS
+                                                 and call.strain in _my_suits(ctx))
     return call.strain == last.strain or (call.strain == Strain.NOTRUMP
                                           and last.strain in (Strain.CLUBS, Strain.DIAMONDS))
+
+
+def _accept_prefer(hand, ctx, b):
+    """Between 3NT and my own major: the major with six cards (or five opposite
+    three promised)."""
+    m = b.get("M")
+    if m is None:
+        return 0
+    n = length(hand, m) + plen(ctx, m)
+    return 1 if length(hand, m) >= 6 or n >= 8 else -1
 
 
 def _my_suits(ctx):
@@ -164,7 +175,7 @@ def _my_suits(ctx):
 
 
 def _reopen_when(ctx, b):
-    return (not partner_has_bid(ctx) and any(c.is_bid for c in ctx.calls_of(ctx.seat))
+    return (not partner_has_bid(ctx) and any(not c.is_pass for c in ctx.calls_of(ctx.seat))
             and _opp_last(ctx, b) and ctx.doubled == 0)
 
 
@@ -180,7 +191,7 @@ def _reopen_double_spec(ctx, b):
 GENERIC = [
     rule("Accepts the invitation", None, ("3NT", "4M", "5m"), {}, "accepts partner's invitation",
          priority=450, group="generic", when=_partner_invited, where=_accept_where,
-         judge=_accept_judge),
+         judge=_accept_judge, prefer=_accept_prefer),
     rule("Own suit again", None, ("2y", "3y"), {"y": 6, "hcp": (10, None)},
          "six or more {y}, competing", priority=230, group="generic",
          when=lambda c, b: _opp_last(c, b) and c.doubled == 0,
@@ -205,6 +216,14 @@ GENERIC = [
     rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": _fit("M")},
          "eight-card fit, values for game", priority=400, when=_constructive,
          group="generic", judge=_tp_game("M")),
+    rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": 6},
+         "six or more {M}, values for game", priority=395, group="generic",
+         when=_constructive, judge=_tp_game("M"),
+         where=lambda c, b, call: call.strain in _my_suits(c)),
+    rule("Invitational rebid", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": 6},
+         "six or more {M}, invites game", priority=295, group="generic",
+         when=lambda c, b: _constructive(c, b) and _limited(c), judge=_tp_invite("M"),
+         where=lambda c, b, call: call.strain in _my_suits(c)),
     rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_slam), "stop": "theirs",
                                        "H": _no_fit(H), "S": _no_fit(S)},
          "values for game, no major fit", priority=390, when=_constructive, group="generic",

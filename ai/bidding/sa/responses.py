@@ -88,8 +88,8 @@ RESPONSES += [
     rule("Pass", p, "P", {"hcp": (0, 5)}, "too weak to respond", priority=100),
 ]
 
-# -- opener's rebid after a one-level response ---------------------------------------------
-p = "1x P 1y P"
+# -- opener's rebid after a one-level response (also over an overcall) -------------------
+p = ["1x P 1y P", "1x P 1y B"]
 up = lambda ctx, b, call: call.strain > b["y"]  # noqa: E731
 RESPONSES += [
     rule("Raise of responder's suit", p, "4y", {"hcp": (15, 21), "y": 4}, "four-card support",
@@ -121,6 +121,7 @@ RESPONSES += [
          priority=600, where=lambda ctx, b, call: call.strain < b["x"] and not_jump(ctx, b, call),
          prefer=_len_prefer("z")),
     rule("Rebid of own suit", p, "2x", {"hcp": (11, 15), "x": 5}, "minimum", priority=550),
+    rule("Pass", "1x P 1y B", "P", {}, "nothing to add over the overcall", priority=100),
 ]
 
 # -- opener's rebid after 1NT (6-10) ------------------------------------------------------
