@@ -135,7 +135,7 @@ def _forced(ctx, b):
 def _partner_invited(ctx, b):
     exp = ctx.last_explanation(ctx.partner)
     last = partner_last(ctx)
-    return (exp is not None and "invit" in exp.text.lower() and last is not None
+    return (exp is not None and "invites" in exp.description and last is not None
             and last.is_bid and bool(ctx.calls) and ctx.calls[-1].is_pass)
 
 

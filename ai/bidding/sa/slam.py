@@ -39,14 +39,20 @@ SLAM_POINTS = 31
 
 
 def _ask_hcp(ctx, b):
-    return SLAM_POINTS - pest(ctx) - 3
+    return SLAM_POINTS - pest(ctx) - 3 - 2 * FIT_BONUS
+
+
+#: Points fewer needed per trump beyond eight in the fit.
+FIT_BONUS = 1
 
 
 def _slam_values(hand, ctx, b):
-    """Judgement: total points with ``y`` as trumps plus partner's estimate reach 33, and
-    ``y`` is our best fit."""
-    return (agreed_suit(hand, ctx) == b["y"]
-            and total_points(hand, b["y"]) + pest(ctx) >= SLAM_POINTS)
+    """Judgement: total points with ``y`` as trumps plus partner's estimate reach
+    :data:`SLAM_POINTS` (less :data:`FIT_BONUS` per trump beyond eight), and ``y`` is our
+    best fit."""
+    fit = length(hand, b["y"]) + plen(ctx, b["y"])
+    need = SLAM_POINTS - FIT_BONUS * max(0, fit - 8)
+    return agreed_suit(hand, ctx) == b["y"] and total_points(hand, b["y"]) + pest(ctx) >= need
 
 
 def agreed_suit(hand, ctx):
