@@ -125,6 +125,39 @@ RESPONSES += [
     rule("Pass", "1x P 1y B", "P", {}, "nothing to add over the overcall", priority=100),
 ]
 
+# -- responder's rebid after opener's 1NT rebid (11-14 balanced) --------------------------
+p = "1x P 1y P 1NT P"
+_major_y = lambda ctx, b, call: b["y"] in (H, S)  # noqa: E731
+RESPONSES += [
+    rule("Major game", p, "4y", {"hcp": (10, 18), "y": 6}, "six or more cards, to play",
+         priority=720, where=lambda ctx, b, call: call.strain in (H, S),
+         judge=_tp("y", 13, 99)),
+    rule("Five-card major, game forcing", p, "3y", {"hcp": (12, 18), "y": (5, 5)},
+         "asks opener to choose 3NT or four of the major", forcing=GF, priority=715,
+         where=_major_y),
+    rule("Notrump game", p, "3NT", {"hcp": (13, 19)}, "to play", priority=700),
+    rule("Notrump slam", p, "6NT", {"hcp": (20, None)}, "to play", priority=700),
+    rule("Notrump invitation", p, "2NT", {"hcp": (11, 12)}, "invites 3NT", priority=690),
+    rule("Own suit, to play", p, "2y", {"hcp": (6, 10), "y": 6}, "six or more cards, weak",
+         priority=680),
+    rule("Second suit, to play", p, "2z", {"hcp": (6, 10), "y": 5, "z": 4},
+         "weak, five-four", priority=670, where=lambda ctx, b, call: call.strain < b["y"]
+         and not_jump(ctx, b, call)),
+    rule("Preference", p, "2x", {"hcp": (6, 10), "x": 4}, "weak, support", priority=660,
+         where=not_jump, judge=lambda h, c, b: not h.is_balanced()),
+    rule("Pass", p, "P", {"hcp": (0, 10)}, "no game", priority=100),
+]
+p = "1x P 1y P 1NT P 3y P"
+RESPONSES += [
+    rule("Chooses the major", p, "4y", {"y": 3}, "three-card support", priority=710),
+    rule("Chooses notrump", p, "3NT", {"y": (0, 2)}, "no fit", priority=700),
+]
+p = "1x P 1y P 1NT P 2NT P"
+RESPONSES += [
+    rule("Accepts the invitation", p, "3NT", {"hcp": (13, 14)}, "maximum", priority=700),
+    rule("Declines the invitation", p, "P", {"hcp": (11, 12)}, "minimum", priority=690),
+]
+
 # -- opener's rebid after 1NT (6-10) ------------------------------------------------------
 p = "1x P 1NT P"
 RESPONSES += [
