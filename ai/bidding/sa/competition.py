@@ -168,6 +168,33 @@ for p, forced in (("1x X P", True), ("2x X P", True), ("3x X P", True),
         rule("Penalty pass", p, "P", {"hcp": (8, None), "x": 5}, "long, strong trumps",
              priority=640, judge=lambda h, c, b: good_suit(h, b["x"])),
     ]
+# -- the doubler's rebid after partner's answer -------------------------------------------
+def _tp(var, lo, hi):
+    from .common import total_points
+    return lambda h, c, b: lo <= total_points(h, b[var]) <= hi
+
+
+DOUBLER = ["1x X P 1y P", "1x X P 2y P", "2x X P 2y P", "2x X P 3y P", "1x P P X P 1y P",
+           "1x P P X P 2y P"]
+COMPETITION += [
+    rule("Raise to game", DOUBLER, "4y", {"hcp": (15, None), "y": 4}, "four-card support",
+         priority=720, where=lambda ctx, b, call: call.strain in (H, S),
+         judge=_tp("y", 22, 99)),
+    rule("Invitational raise", DOUBLER, "3y", {"hcp": (14, None), "y": 4},
+         "four-card support, invites game", priority=710, judge=_tp("y", 19, 21)),
+    rule("Raise", DOUBLER, "2y", {"hcp": (13, None), "y": 4}, "four-card support, extra values",
+         priority=700, judge=_tp("y", 16, 18)),
+    rule("Notrump", DOUBLER, ("1NT", "2NT"), {"hcp": (18, 20), "balanced": True,
+                                              "stop": "theirs"},
+         "18-20, balanced, stopper", priority=690, where=not_jump),
+    rule("Notrump game", DOUBLER, "3NT", {"hcp": (21, None), "stop": "theirs"},
+         "21 or more, stopper", priority=690),
+    rule("Own suit", DOUBLER, ("1z", "2z", "3z"), {"hcp": (17, None), "z": 5},
+         "strong with a five-card suit", priority=680, where=not_jump,
+         prefer=_prefer_len("z")),
+    rule("Pass", DOUBLER, "P", {}, "no extra values", priority=100),
+]
+
 for p in ("1x X +", "2x X +"):
     COMPETITION += [
         rule("Free bid", p, ("1z", "2z", "3z"), {"hcp": (6, None), "z": 4}, "four or more {z}",
