@@ -300,7 +300,8 @@ def format_rows(rows: list) -> str:
             f"{'p95':>9} {'max':>9} {'wall':>9} {'nodes':>10} {'RSS MiB':>8} {'(+MiB)':>7} "
             f"{'ours/DDS':>8}")
     legend = ("CPU time per item in ms (time.process_time); wall = mean of time.perf_counter; "
-              "nodes = mean search nodes per item; RSS = peak resident size of the engine's "
+              "nodes = mean search nodes per item (for DDS its futureTricks.nodes, which "
+              "counts only the nodes that start a new trick); RSS = peak resident size of the engine's "
               "process, (+MiB) its growth once the engine was loaded and run; "
               "ours/DDS = ratio of mean CPU times over the items both finished.")
     lines = [legend, head,
