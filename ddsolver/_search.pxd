@@ -1,0 +1,53 @@
+# C-level double-dummy search: declarations shared by _search.pyx.
+#
+# Card layout: a holding is a 16-bit mask with bit ``rank`` set (ranks 2..14, ace = 14).
+# Seats 0..3 = N, E, S, W; suits 0..3 = C, D, H, S; trump 4 = notrump.
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef enum:
+    MAX_MOVES = 14
+
+cdef struct TTEntry:
+    uint32_t pat[4]      # owners of the top k[s] cards of each suit, 2 bits a card, top first
+    uint8_t k[4]         # number of top cards of each suit whose owners matter
+    int8_t lo            # lower bound on N-S tricks among the tricks left
+    int8_t hi            # upper bound on N-S tricks among the tricks left
+    int32_t next
+
+cdef struct TTKey:
+    uint64_t lengths     # 16 suit lengths, 4 bits each: (seat * 4 + suit) * 4
+    int32_t leader
+    int32_t first        # first entry (index into entries), -1 when none
+    int32_t next         # next key in the same bucket, -1 at the end
+
+cdef struct TT:
+    int32_t *buckets
+    TTKey *keys
+    TTEntry *entries
+    int32_t bucket_bits
+    int32_t nkeys
+    int32_t max_keys
+    int32_t nentries
+    int32_t max_entries
+    int64_t resets
+
+cdef struct Move:
+    int suit
+    int rank
+    uint16_t group       # the card and its equivalents (adjacent among cards in play)
+    int weight
+
+cdef struct Ctx:
+    uint16_t hold[4][4]  # hold[seat][suit]
+    int trump
+    int leader           # seat leading the current trick
+    int tl               # tricks left, counting the current trick
+    int ns_won           # N-S tricks won since the search root
+    int trick_suit[14][4]  # [tricks left][pos]: the cards of each trick in progress
+    int trick_rank[14][4]
+    int win_idx[14][4]     # index of the winning card after pos+1 cards
+    uint16_t agg[14][4]  # cards in play at the start of the trick with tl tricks left
+    uint64_t nodes
+    int use_tt
+    TT tt

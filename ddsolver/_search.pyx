@@ -1,0 +1,713 @@
+# cython: language_level=3
+"""C-level double-dummy search.
+
+Zero-window alpha-beta over the cards of each trick, driven MTD(f)-style to the exact value,
+with a transposition table of lower/upper bounds at trick starts generalised by Ginsberg's
+partition search ("winning ranks"; M. Ginsberg, "Partition search", AAAI 1996; the same idea
+as DDS, B. Haglund and S. Hein).
+
+Partition rule used here: each search result carries, per suit, the set of cards whose
+*ownership* the result relied on.  A table entry keeps, per suit, the owners of the top k
+cards still in play, where k reaches down to the lowest relied-on card; together with the 16
+suit lengths, the leader and the trump strain, every position that agrees on those owners has
+the same value.  Cards below the top k of a suit are "small cards", interchangeable given the
+lengths.  A trick's winner is relied on when it won by rank (two or more cards of its suit in
+the trick).  When a move stands for equivalent cards that were not searched and the node fails
+for the side to move, the skipped cards are relied on as well.
+
+No Python object is touched inside the search: everything below ``cdef class Engine`` runs
+without the GIL.
+"""
+
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef extern from *:
+    """
+    static inline int dd_popcount(unsigned int x) { return __builtin_popcount(x); }
+    static inline int dd_highest(unsigned int x) { return 31 - __builtin_clz(x); }
+    static inline int dd_lowest(unsigned int x) { return __builtin_ctz(x); }
+    """
+    int dd_popcount(unsigned int x) nogil
+    int dd_highest(unsigned int x) nogil
+    int dd_lowest(unsigned int x) nogil
+
+
+# ---------------------------------------------------------------------------------------
+# Transposition table
+# ---------------------------------------------------------------------------------------
+
+cdef int tt_init(TT* tt, int64_t memory_bytes) noexcept nogil:
+    cdef int64_t per_key = sizeof(TTKey) + 2 * sizeof(int32_t)
+    cdef int64_t budget_keys = memory_bytes // 5
+    cdef int64_t budget_entries = memory_bytes - budget_keys
+    cdef int bits = 10
+    tt.max_keys = <int32_t>(budget_keys // per_key)
+    if tt.max_keys < 1024:
+        tt.max_keys = 1024
+    while (1 << (bits + 1)) <= tt.max_keys and bits < 26:
+        bits += 1
+    tt.bucket_bits = bits
+    tt.max_entries = <int32_t>(budget_entries // sizeof(TTEntry))
+    if tt.max_entries < 4096:
+        tt.max_entries = 4096
+    tt.buckets = <int32_t*>malloc(sizeof(int32_t) * (1 << bits))
+    tt.keys = <TTKey*>malloc(sizeof(TTKey) * tt.max_keys)
+    tt.entries = <TTEntry*>malloc(sizeof(TTEntry) * tt.max_entries)
+    tt.resets = 0
+    if tt.buckets == NULL or tt.keys == NULL or tt.entries == NULL:
+        tt_free(tt)
+        return -1
+    tt_clear(tt)
+    tt.resets = 0
+    return 0
+
+
+cdef void tt_free(TT* tt) noexcept nogil:
+    free(tt.buckets)
+    free(tt.keys)
+    free(tt.entries)
+    tt.buckets = NULL
+    tt.keys = NULL
+    tt.entries = NULL
+
+
+cdef void tt_clear(TT* tt) noexcept nogil:
+    memset(tt.buckets, 0xFF, sizeof(int32_t) * (1 << tt.bucket_bits))
+    tt.nkeys = 0
+    tt.nentries = 0
+    tt.resets += 1
+
+
+cdef inline uint32_t tt_bucket(TT* tt, uint64_t lengths, int leader) noexcept nogil:
+    cdef uint64_t h = (lengths ^ (<uint64_t>leader << 62)) * <uint64_t>0x9E3779B97F4A7C15
+    h ^= h >> 29
+    h *= <uint64_t>0xBF58476D1CE4E5B9
+    return <uint32_t>(h >> (64 - tt.bucket_bits))
+
+
+cdef inline int32_t tt_find_key(TT* tt, uint64_t lengths, int leader) noexcept nogil:
+    cdef int32_t ki = tt.buckets[tt_bucket(tt, lengths, leader)]
+    while ki >= 0:
+        if tt.keys[ki].lengths == lengths and tt.keys[ki].leader == leader:
+            return ki
+        ki = tt.keys[ki].next
+    return -1
+
+
+cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
+                   uint16_t* wr) noexcept nogil:
+    """1: N-S surely reach ``need``; 0: surely not; -1: no answer.  Sets ``wr``."""
+    cdef TT* tt = &c.tt
+    cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
+    cdef int32_t ei
+    cdef TTEntry* e
+    cdef int s, k
+    cdef uint16_t a
+    if ki < 0:
+        return -1
+    ei = tt.keys[ki].first
+    while ei >= 0:
+        e = &tt.entries[ei]
+        if e.lo >= need or e.hi < need:
+            if ((dist[0] & ((<uint32_t>1 << (2 * e.k[0])) - 1)) == e.pat[0]
+                    and (dist[1] & ((<uint32_t>1 << (2 * e.k[1])) - 1)) == e.pat[1]
+                    and (dist[2] & ((<uint32_t>1 << (2 * e.k[2])) - 1)) == e.pat[2]
+                    and (dist[3] & ((<uint32_t>1 << (2 * e.k[3])) - 1)) == e.pat[3]):
+                for s in range(4):
+                    # the top k cards in play of suit s
+                    a = c.agg[c.tl][s]
+                    k = e.k[s]
+                    wr[s] = 0
+                    while k > 0:
+                        wr[s] |= <uint16_t>(1 << dd_highest(a))
+                        a &= ~(<uint16_t>(1 << dd_highest(a)))
+                        k -= 1
+                return 1 if e.lo >= need else 0
+        ei = e.next
+    return -1
+
+
+cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int success,
+                   uint16_t* wr) noexcept nogil:
+    cdef TT* tt = &c.tt
+    cdef int32_t ki, ei
+    cdef uint32_t b
+    cdef TTEntry* e
+    cdef uint8_t k[4]
+    cdef uint32_t pat[4]
+    cdef int s, lo, hi
+    cdef uint16_t a
+    for s in range(4):
+        if wr[s]:
+            a = c.agg[c.tl][s] & ~(<uint16_t>((1 << dd_lowest(wr[s])) - 1))
+            k[s] = dd_popcount(a)
+        else:
+            k[s] = 0
+        pat[s] = dist[s] & ((<uint32_t>1 << (2 * k[s])) - 1)
+    if success:
+        lo = need
+        hi = c.tl
+    else:
+        lo = 0
+        hi = need - 1
+    ki = tt_find_key(tt, lengths, c.leader)
+    if ki >= 0:
+        ei = tt.keys[ki].first
+        while ei >= 0:
+            e = &tt.entries[ei]
+            if (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2] and e.k[3] == k[3]
+                    and e.pat[0] == pat[0] and e.pat[1] == pat[1] and e.pat[2] == pat[2]
+                    and e.pat[3] == pat[3]):
+                if lo > e.lo:
+                    e.lo = lo
+                if hi < e.hi:
+                    e.hi = hi
+                return
+            ei = e.next
+    if tt.nentries >= tt.max_entries or (ki < 0 and tt.nkeys >= tt.max_keys):
+        tt_clear(tt)
+        ki = -1
+    if ki < 0:
+        ki = tt.nkeys
+        tt.nkeys += 1
+        b = tt_bucket(tt, lengths, c.leader)
+        tt.keys[ki].lengths = lengths
+        tt.keys[ki].leader = c.leader
+        tt.keys[ki].first = -1
+        tt.keys[ki].next = tt.buckets[b]
+        tt.buckets[b] = ki
+    ei = tt.nentries
+    tt.nentries += 1
+    e = &tt.entries[ei]
+    for s in range(4):
+        e.k[s] = k[s]
+        e.pat[s] = pat[s]
+    e.lo = lo
+    e.hi = hi
+    e.next = tt.keys[ki].first
+    tt.keys[ki].first = ei
+
+
+# ---------------------------------------------------------------------------------------
+# Search
+# ---------------------------------------------------------------------------------------
+
+cdef inline int beats(int suit, int rank, int wsuit, int wrank, int trump) noexcept nogil:
+    if suit == wsuit:
+        return rank > wrank
+    return suit == trump
+
+
+cdef void trick_keys(Ctx* c, uint64_t* lengths, uint32_t* dist) noexcept nogil:
+    cdef int s, h, r, i
+    cdef uint64_t L = 0
+    cdef uint32_t d
+    cdef uint16_t a
+    for h in range(4):
+        for s in range(4):
+            L |= <uint64_t>dd_popcount(c.hold[h][s]) << (4 * (4 * h + s))
+    lengths[0] = L
+    for s in range(4):
+        a = c.agg[c.tl][s]
+        d = 0
+        i = 0
+        while a:
+            r = dd_highest(a)
+            a &= ~(<uint16_t>(1 << r))
+            if c.hold[1][s] >> r & 1:
+                d |= <uint32_t>1 << (2 * i)
+            elif c.hold[2][s] >> r & 1:
+                d |= <uint32_t>2 << (2 * i)
+            elif c.hold[3][s] >> r & 1:
+                d |= <uint32_t>3 << (2 * i)
+            i += 1
+        dist[s] = d
+
+
+cdef int last_trick(Ctx* c, int target, uint16_t* wr) noexcept nogil:
+    """Every hand holds one card: play the last trick out."""
+    cdef int i, seat, s, r, ws = -1, wrk = 0, wseat = 0, lead_suit = -1, count = 0
+    cdef int suits[4]
+    for i in range(4):
+        seat = (c.leader + i) & 3
+        for s in range(4):
+            if c.hold[seat][s]:
+                suits[i] = s
+                r = dd_highest(c.hold[seat][s])
+                if i == 0:
+                    ws = s
+                    wrk = r
+                    wseat = seat
+                elif beats(s, r, ws, wrk, c.trump):
+                    ws = s
+                    wrk = r
+                    wseat = seat
+                break
+    for i in range(4):
+        wr[i] = 0
+        if suits[i] == ws:
+            count += 1
+    if count >= 2:
+        wr[ws] = <uint16_t>(1 << wrk)
+    return (c.ns_won + (1 if (wseat & 1) == 0 else 0)) >= target
+
+
+cdef int quick_tricks(Ctx* c, uint16_t* qwr) noexcept nogil:
+    """Tricks the leader's side surely wins by cashing the leader's top cards now.
+
+    Counts, per suit, the leader's cards higher than both opponents' cards.  In a suit
+    contract the leader first cashes top trumps; if the opponents may still hold trumps, only
+    one side suit is counted, for no more rounds than a trump-holding opponent can follow.
+    ``qwr`` receives the cards relied on (the counted winners).
+    """
+    cdef int L = c.leader, lho = (c.leader + 1) & 3, rho = (c.leader + 3) & 3
+    cdef int pard = (c.leader + 2) & 3, r
+    cdef int s, t = c.trump, total = 0, best = 0, bs = -1, k, rem_l, rem_r, n
+    cdef int ks[4]
+    cdef uint16_t kmask[4]
+    cdef uint16_t h, opp, m, ph
+    for s in range(4):
+        qwr[s] = 0
+        h = c.hold[L][s]
+        if not h:
+            ks[s] = 0
+            kmask[s] = 0
+            continue
+        opp = c.hold[lho][s] | c.hold[rho][s]
+        if opp:
+            kmask[s] = h & <uint16_t>(~((1 << (dd_highest(opp) + 1)) - 1))
+        else:
+            kmask[s] = h
+        # partner plays low under each winner; stop before partner would have to overtake
+        # (the lead would pass to partner and the rest could be stranded)
+        m = kmask[s]
+        ph = c.hold[pard][s]
+        k = 0
+        while m:
+            r = dd_highest(m)
+            if ph:
+                if dd_lowest(ph) > r:
+                    break
+                ph &= ph - 1
+            m &= ~(<uint16_t>(1 << r))
+            k += 1
+        kmask[s] &= ~m
+        ks[s] = k
+    if t == 4:
+        for s in range(4):
+            total += ks[s]
+            qwr[s] = kmask[s]
+        return total
+    total = ks[t]
+    qwr[t] = kmask[t]
+    rem_l = dd_popcount(c.hold[lho][t]) - ks[t]
+    rem_r = dd_popcount(c.hold[rho][t]) - ks[t]
+    if rem_l <= 0 and rem_r <= 0:
+        for s in range(4):
+            if s != t:
+                total += ks[s]
+                qwr[s] = kmask[s]
+        return total
+    for s in range(4):
+        if s == t or ks[s] == 0:
+            continue
+        k = ks[s]
+        if rem_l > 0:
+            n = dd_popcount(c.hold[lho][s])
+            if n < k:
+                k = n
+        if rem_r > 0:
+            n = dd_popcount(c.hold[rho][s])
+            if n < k:
+                k = n
+        if k > best:
+            best = k
+            bs = s
+    if bs >= 0:
+        total += best
+        m = kmask[bs]
+        k = best
+        while k > 0:
+            qwr[bs] |= <uint16_t>(1 << dd_highest(m))
+            m &= ~(<uint16_t>(1 << dd_highest(m)))
+            k -= 1
+    return total
+
+
+cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
+    cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, prev, i, j
+    cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
+    cdef uint16_t h, a, between
+    cdef Move tmp
+    cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
+    cdef int trump = c.trump
+    if pos > 0:
+        lead_suit = c.trick_suit[c.tl][0]
+        i = c.win_idx[c.tl][pos - 1]
+        wsuit = c.trick_suit[c.tl][i]
+        wrank = c.trick_rank[c.tl][i]
+        wseat = (c.leader + i) & 3
+        partner_wins = (wseat & 1) == (seat & 1)
+    if lead_suit >= 0 and c.hold[seat][lead_suit]:
+        first_suit = lead_suit
+        last_suit = lead_suit
+    else:
+        first_suit = 0
+        last_suit = 3
+    for s in range(first_suit, last_suit + 1):
+        h = c.hold[seat][s]
+        if not h:
+            continue
+        a = c.agg[c.tl][s]
+        prev = -1
+        while h:
+            r = dd_highest(h)
+            h &= ~(<uint16_t>(1 << r))
+            if prev >= 0:
+                between = a & <uint16_t>(((1 << prev) - 1) & ~((1 << (r + 1)) - 1))
+                if between == 0:
+                    moves[n - 1].group |= <uint16_t>(1 << r)
+                    moves[n - 1].rank = r      # represent the group by its lowest card
+                    prev = r
+                    continue
+            moves[n].suit = s
+            moves[n].rank = r
+            moves[n].group = <uint16_t>(1 << r)
+            n += 1
+            prev = r
+    # move ordering weights
+    for i in range(n):
+        s = moves[i].suit
+        r = dd_highest(moves[i].group)   # the group's top card
+        if pos == 0:
+            a = c.agg[c.tl][s]
+            if dd_highest(a) == r:
+                # a winner: cash it unless an opponent can ruff
+                if (trump < 4 and s != trump and
+                        ((c.hold[lho][s] == 0 and c.hold[lho][trump] != 0) or
+                         (c.hold[rho][s] == 0 and c.hold[rho][trump] != 0))):
+                    moves[i].weight = 20
+                else:
+                    moves[i].weight = 100 + dd_popcount(c.hold[seat][s])
+            elif (c.hold[pard][s] and dd_highest(c.hold[pard][s]) == dd_highest(a)):
+                moves[i].weight = 70 - moves[i].rank
+            else:
+                moves[i].weight = 40 - moves[i].rank
+                if (trump < 4 and s != trump and c.hold[pard][s] == 0
+                        and c.hold[pard][trump] != 0):
+                    moves[i].weight += 25
+        else:
+            if s == lead_suit:
+                if partner_wins:
+                    moves[i].weight = 50 - moves[i].rank
+                elif wsuit == s and r > wrank:
+                    moves[i].weight = 80 - r
+                else:
+                    moves[i].weight = 40 - moves[i].rank
+            elif s == trump:
+                if partner_wins:
+                    moves[i].weight = 5 - moves[i].rank
+                elif wsuit != trump or moves[i].rank > wrank:
+                    moves[i].weight = 70 - moves[i].rank
+                else:
+                    moves[i].weight = 2 - moves[i].rank
+            else:
+                moves[i].weight = 30 - moves[i].rank + dd_popcount(c.hold[seat][s])
+    # insertion sort, heaviest first
+    for i in range(1, n):
+        tmp = moves[i]
+        j = i - 1
+        while j >= 0 and moves[j].weight < tmp.weight:
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = tmp
+    return n
+
+
+cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
+    """Can N-S win at least ``target - c.ns_won`` of the tricks left?  1 yes, 0 no.
+
+    On return ``wr`` holds, per suit, the cards whose ownership the answer relied on.
+    """
+    cdef int seat, i, n, r, s, is_max, need = 0, w, idx, count, old_leader, old_ns
+    cdef uint16_t cwr[4]
+    cdef uint16_t acc[4]
+    cdef Move moves[MAX_MOVES]
+    cdef uint64_t lengths = 0
+    cdef uint32_t dist[4]
+    c.nodes += 1
+    if pos == 0:
+        if c.ns_won >= target:
+            wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+            return 1
+        if c.ns_won + c.tl < target:
+            wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+            return 0
+        if c.tl == 1:
+            return last_trick(c, target, wr)
+        for s in range(4):
+            c.agg[c.tl][s] = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
+        need = target - c.ns_won
+        r = quick_tricks(c, wr)
+        if (c.leader & 1) == 0:
+            if r >= need:
+                return 1
+        elif c.tl - r < need:
+            return 0
+        if c.use_tt:
+            trick_keys(c, &lengths, dist)
+            r = tt_lookup(c, lengths, dist, need, wr)
+            if r >= 0:
+                return r
+        seat = c.leader
+    else:
+        seat = (c.leader + pos) & 3
+    is_max = (seat & 1) == 0
+    n = gen_moves(c, pos, seat, moves)
+    acc[0] = 0; acc[1] = 0; acc[2] = 0; acc[3] = 0
+    for i in range(n):
+        s = moves[i].suit
+        c.hold[seat][s] ^= <uint16_t>(1 << moves[i].rank)
+        c.trick_suit[c.tl][pos] = s
+        c.trick_rank[c.tl][pos] = moves[i].rank
+        if pos == 0:
+            c.win_idx[c.tl][0] = 0
+        else:
+            idx = c.win_idx[c.tl][pos - 1]
+            if beats(s, moves[i].rank, c.trick_suit[c.tl][idx], c.trick_rank[c.tl][idx], c.trump):
+                c.win_idx[c.tl][pos] = pos
+            else:
+                c.win_idx[c.tl][pos] = idx
+        if pos == 3:
+            idx = c.win_idx[c.tl][3]
+            w = (c.leader + idx) & 3
+            old_leader = c.leader
+            old_ns = c.ns_won
+            c.leader = w
+            c.tl -= 1
+            if (w & 1) == 0:
+                c.ns_won += 1
+            r = ab(c, 0, target, cwr)
+            c.tl += 1
+            c.leader = old_leader
+            c.ns_won = old_ns
+            count = 0
+            for w in range(4):
+                if c.trick_suit[c.tl][w] == c.trick_suit[c.tl][idx]:
+                    count += 1
+            if count >= 2:
+                cwr[c.trick_suit[c.tl][idx]] |= <uint16_t>(1 << c.trick_rank[c.tl][idx])
+        else:
+            r = ab(c, pos + 1, target, cwr)
+        c.hold[seat][s] ^= <uint16_t>(1 << moves[i].rank)
+        if r == is_max:
+            wr[0] = cwr[0]; wr[1] = cwr[1]; wr[2] = cwr[2]; wr[3] = cwr[3]
+            if pos == 0 and c.use_tt:
+                tt_store(c, lengths, dist, need, r, wr)
+            return r
+        acc[0] |= cwr[0]; acc[1] |= cwr[1]; acc[2] |= cwr[2]; acc[3] |= cwr[3]
+        if moves[i].group & (moves[i].group - 1):
+            acc[s] |= moves[i].group
+    wr[0] = acc[0]; wr[1] = acc[1]; wr[2] = acc[2]; wr[3] = acc[3]
+    r = 1 - is_max
+    if pos == 0 and c.use_tt:
+        tt_store(c, lengths, dist, need, r, wr)
+    return r
+
+
+cdef int ns_value(Ctx* c, int pos, int guess) noexcept nogil:
+    """Exact N-S tricks among the ``c.tl`` tricks left (current one included), from the
+    position with ``pos`` cards of the current trick played.  ``c.ns_won`` must be 0."""
+    cdef int lo = 0, hi = c.tl, t
+    cdef uint16_t wr[4]
+    if pos == 0:
+        for t in range(4):
+            c.agg[c.tl][t] = c.hold[0][t] | c.hold[1][t] | c.hold[2][t] | c.hold[3][t]
+    t = guess
+    while lo < hi:
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if ab(c, pos, t, wr):
+            lo = t
+            t = t + 1
+        else:
+            hi = t - 1
+    return lo
+
+
+cdef int play_card(Ctx* c, int pos, int suit, int rank) noexcept nogil:
+    """Make one card at ``pos``; returns the new pos (0 after a completed trick)."""
+    cdef int idx, w
+    cdef int seat = (c.leader + pos) & 3
+    c.hold[seat][suit] ^= <uint16_t>(1 << rank)
+    c.trick_suit[c.tl][pos] = suit
+    c.trick_rank[c.tl][pos] = rank
+    if pos == 0:
+        c.win_idx[c.tl][0] = 0
+    else:
+        idx = c.win_idx[c.tl][pos - 1]
+        if beats(suit, rank, c.trick_suit[c.tl][idx], c.trick_rank[c.tl][idx], c.trump):
+            c.win_idx[c.tl][pos] = pos
+        else:
+            c.win_idx[c.tl][pos] = idx
+    if pos < 3:
+        return pos + 1
+    w = (c.leader + c.win_idx[c.tl][3]) & 3
+    c.leader = w
+    c.tl -= 1
+    if (w & 1) == 0:
+        c.ns_won += 1
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# Python-facing engine
+# ---------------------------------------------------------------------------------------
+
+cdef class Engine:
+    """Owns one search context and its transposition table.
+
+    Not thread-safe: use one Engine per thread.  The GIL is released while searching.
+    Table entries depend on the trump strain only, so they stay valid across positions and
+    deals of the same strain; :meth:`set_position` clears the table when the strain changes.
+    """
+
+    cdef Ctx ctx
+    cdef int pos            # cards of the current trick already played at the root
+    cdef int has_table
+    cdef public int64_t memory_bytes
+
+    def __cinit__(self, int64_t memory_bytes=256 * 1024 * 1024, bint use_tt=True):
+        memset(&self.ctx, 0, sizeof(Ctx))
+        self.memory_bytes = memory_bytes
+        if tt_init(&self.ctx.tt, memory_bytes) != 0:
+            raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes")
+        self.has_table = 1
+        self.ctx.use_tt = 1 if use_tt else 0
+        self.ctx.trump = -1
+
+    def __dealloc__(self):
+        if self.has_table:
+            tt_free(&self.ctx.tt)
+            self.has_table = 0
+
+    def clear(self):
+        """Empty the transposition table."""
+        tt_clear(&self.ctx.tt)
+
+    @property
+    def nodes(self):
+        """Nodes searched since the engine was made (one per card tried and trick start)."""
+        return self.ctx.nodes
+
+    @property
+    def table_entries(self):
+        return self.ctx.tt.nentries
+
+    @property
+    def table_resets(self):
+        return self.ctx.tt.resets
+
+    @property
+    def table_bytes(self):
+        """Bytes allocated for the table (address space; pages are touched as used)."""
+        return (sizeof(TTEntry) * self.ctx.tt.max_entries + sizeof(TTKey) * self.ctx.tt.max_keys
+                + sizeof(int32_t) * (1 << self.ctx.tt.bucket_bits))
+
+    def set_position(self, hands, int trump, int leader, trick=()):
+        """Load a position.
+
+        :param hands: four 64-bit card masks (bit ``16 * suit + rank``), N, E, S, W: the
+            cards still held (not those already on the table in the current trick).
+        :param trump: 0..3 = C, D, H, S; 4 = notrump.
+        :param leader: 0..3, the seat that led (or leads) to the current trick.
+        :param trick: up to 3 ``(suit, rank)`` pairs already played to the current trick.
+
+        The caller (``ddsolver.solver``) has validated the position.
+        """
+        cdef int h, s, i, idx
+        cdef uint64_t m
+        if trump < 0 or trump > 4 or leader < 0 or leader > 3 or len(trick) > 3:
+            raise ValueError("invalid trump, leader or trick")
+        if trump != self.ctx.trump:
+            tt_clear(&self.ctx.tt)
+            self.ctx.trump = trump
+        for h in range(4):
+            m = hands[h]
+            for s in range(4):
+                self.ctx.hold[h][s] = <uint16_t>((m >> (16 * s)) & 0x7FFC)
+        self.ctx.leader = leader
+        self.ctx.ns_won = 0
+        self.pos = len(trick)
+        n = 0
+        for s in range(4):
+            n += dd_popcount(self.ctx.hold[leader][s])
+        self.ctx.tl = n + (1 if self.pos > 0 else 0)
+        if self.ctx.tl > 13 or self.ctx.tl < 1:
+            raise ValueError("a position needs 1..13 tricks left")
+        for i in range(self.pos):
+            self.ctx.trick_suit[self.ctx.tl][i] = trick[i][0]
+            self.ctx.trick_rank[self.ctx.tl][i] = trick[i][1]
+            if i == 0:
+                self.ctx.win_idx[self.ctx.tl][0] = 0
+            else:
+                idx = self.ctx.win_idx[self.ctx.tl][i - 1]
+                if beats(trick[i][0], trick[i][1], self.ctx.trick_suit[self.ctx.tl][idx],
+                         self.ctx.trick_rank[self.ctx.tl][idx], trump):
+                    self.ctx.win_idx[self.ctx.tl][i] = i
+                else:
+                    self.ctx.win_idx[self.ctx.tl][i] = idx
+        for s in range(4):
+            self.ctx.agg[self.ctx.tl][s] = (self.ctx.hold[0][s] | self.ctx.hold[1][s]
+                                            | self.ctx.hold[2][s] | self.ctx.hold[3][s])
+        for i in range(self.pos):
+            self.ctx.agg[self.ctx.tl][self.ctx.trick_suit[self.ctx.tl][i]] |= <uint16_t>(
+                1 << self.ctx.trick_rank[self.ctx.tl][i])
+
+    def ns_tricks(self, int guess=-1):
+        """Exact N-S tricks among the tricks left (the current one included)."""
+        cdef int g = guess, v
+        if self.ctx.tl == 0:
+            return 0
+        if g < 0:
+            g = (self.ctx.tl + 1) // 2
+        with nogil:
+            v = ns_value(&self.ctx, self.pos, g)
+        return v
+
+    def ns_tricks_after(self, int suit, int rank, int guess=-1):
+        """N-S tricks among the tricks left (current one included) after the player to
+        move plays ``(suit, rank)``, then all play double-dummy."""
+        cdef Ctx saved
+        cdef int newpos, v, g = guess, won
+        memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+        with nogil:
+            newpos = play_card(&self.ctx, self.pos, suit, rank)
+            won = self.ctx.ns_won
+            self.ctx.ns_won = 0
+            if self.ctx.tl == 0:
+                v = 0
+            else:
+                if g < 0:
+                    g = (self.ctx.tl + 1) // 2
+                else:
+                    g = g - won
+                v = ns_value(&self.ctx, newpos, g)
+            v += won
+        # restore everything but the table and the node counter
+        saved.nodes = self.ctx.nodes
+        memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
+        return v
+
+    def groups(self):
+        """Legal moves of the player to move as ``(suit, rank, group_mask)``, one per group
+        of equivalent cards (``group_mask`` holds every card of the group)."""
+        cdef Move moves[MAX_MOVES]
+        cdef int n, i
+        cdef int seat = (self.ctx.leader + self.pos) & 3
+        n = gen_moves(&self.ctx, self.pos, seat, moves)
+        return [(moves[i].suit, moves[i].rank, moves[i].group) for i in range(n)]

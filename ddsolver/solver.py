@@ -1,0 +1,290 @@
+"""Exact double-dummy analysis: card values, best values, DD tables.
+
+Conventions (the same as DDS, B. Haglund and S. Hein):
+
+* :func:`solve` and :func:`solve_best` count the tricks won by **the side of the player to
+  move** among **the tricks not yet completed**, the current trick included even when cards
+  are already on the table in it.  Tricks completed before the current one are not counted.
+* :func:`dd_table` gives, for each strain and declarer, the tricks won by **declarer's side**
+  over the whole deal, the opening lead coming from declarer's left-hand opponent.
+
+The search is the compiled :mod:`ddsolver._search` (zero-window alpha-beta, MTD(f)-style
+driver, transposition table with partition bounds).  A :class:`Solver` owns a table that is
+reused across solves with the same trump strain; it is not thread-safe, so use one per thread
+(the module-level functions keep one per thread for you).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Dict, Iterable, List, Optional, Sequence, Union
+
+import numpy as np
+
+from ._search import Engine
+from .cards import Card, Strain
+from .deal import Deal
+from .errors import InvalidDealError, InvalidPositionError
+from .play import Position
+from .table import Seat, Side
+
+__all__ = [
+    "Solver",
+    "DDTable",
+    "solve",
+    "solve_best",
+    "dd_table",
+    "dd_tables",
+    "last_stats",
+    "DEFAULT_MEMORY_MB",
+]
+
+#: Default cap on one solver's transposition table, in MiB.  A full table is emptied and
+#: refilled, so memory stays bounded on any deal.
+DEFAULT_MEMORY_MB = 256
+
+
+class DDTable:
+    """A double-dummy table: tricks for declarer's side, by strain and declarer.
+
+    ``table[strain, seat]`` is the number of tricks (0..13) won by the side of declarer
+    ``seat`` playing in ``strain``, with the opening lead from ``seat``'s left-hand opponent.
+    :meth:`to_array` gives the ``(5, 4)`` ``uint8`` array, rows C, D, H, S, NT and columns
+    N, E, S, W.
+    """
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        arr = np.asarray(array, dtype=np.int64)
+        if arr.shape != (5, 4):
+            raise ValueError(f"a DD table has shape (5, 4), got {arr.shape}")
+        if arr.min() < 0 or arr.max() > 13:
+            raise ValueError("DD table values must be 0..13")
+        self._array = arr.astype(np.uint8)
+        self._array.setflags(write=False)
+
+    def __getitem__(self, key) -> int:
+        strain, seat = key
+        if isinstance(strain, str):
+            strain = Strain.from_str(strain)
+        if isinstance(seat, str):
+            seat = Seat.from_str(seat)
+        return int(self._array[int(strain), int(seat)])
+
+    def to_array(self) -> np.ndarray:
+        """A ``(5, 4)`` ``uint8`` copy: rows C, D, H, S, NT; columns N, E, S, W."""
+        return self._array.copy()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DDTable) and bool((self._array == other._array).all())
+
+    def __repr__(self) -> str:
+        return f"DDTable({self._array.tolist()!r})"
+
+    def __str__(self) -> str:
+        lines = ["      N   E   S   W"]
+        for strain in Strain:
+            row = " ".join(f"{int(v):3d}" for v in self._array[int(strain)])
+            lines.append(f"{strain.letter:>2}  {row}")
+        return "\n".join(lines)
+
+
+def _trick_pairs(position: Position):
+    return [(int(c.suit), int(c.rank)) for c in position.trick_cards]
+
+
+class Solver:
+    """A double-dummy solver owning one transposition table.
+
+    Reuse one Solver for many solves with the same trump strain (scoring each card after
+    every card played, Monte Carlo samples of one decision): table entries describe positions
+    by relative ranks and suit lengths, so they stay exact across positions and deals with the
+    same trump.  The table is emptied automatically when the strain changes.
+
+    :param memory_mb: cap on the table's memory, MiB (default :data:`DEFAULT_MEMORY_MB`).
+    :raises MemoryError: if the table cannot be allocated.
+    """
+
+    def __init__(self, memory_mb: int = DEFAULT_MEMORY_MB):
+        if memory_mb < 1:
+            raise ValueError(f"memory_mb must be >= 1, got {memory_mb}")
+        self._engine = Engine(int(memory_mb) * 1024 * 1024)
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited by this solver so far."""
+        return self._engine.nodes
+
+    def clear(self) -> None:
+        """Empty the transposition table."""
+        self._engine.clear()
+
+    def _load(self, position: Position) -> None:
+        if not isinstance(position, Position):
+            raise InvalidPositionError(f"expected a Position, got {type(position).__name__}")
+        if position.is_finished:
+            raise InvalidPositionError("the play is over: no card left to solve")
+        self._engine.set_position(position.masks(), int(position.trump), int(position.leader),
+                                  _trick_pairs(position))
+
+    def solve(self, position: Position) -> Dict[Card, int]:
+        """Value of every legal card of the player to move.
+
+        :returns: ``{card: tricks}`` where tricks (0..``position.tricks_left``) is the number
+            of tricks the side to move wins among the tricks not yet completed, the current
+            one included, if it plays ``card`` and all four hands then play double-dummy.
+            Equivalent cards get their own entry with the same value.
+        :raises InvalidPositionError: if the play is over or ``position`` is not a Position.
+        """
+        self._load(position)
+        tl = position.tricks_left
+        mover_ns = position.to_move.side == Side.NS
+        result: Dict[Card, int] = {}
+        guess = -1
+        for suit, rank, group in self._engine.groups():
+            ns = self._engine.ns_tricks_after(suit, rank, guess)
+            guess = ns
+            value = ns if mover_ns else tl - ns
+            g = group
+            while g:
+                low = g & -g
+                result[Card(suit, low.bit_length() - 1)] = value
+                g ^= low
+        order = {c: i for i, c in enumerate(position.legal_cards)}
+        return dict(sorted(result.items(), key=lambda kv: order[kv[0]]))
+
+    def solve_best(self, position: Position, guess: Optional[int] = None) -> int:
+        """Tricks the side to move wins among the tricks not yet completed (current trick
+        included) with best play by all four hands.
+
+        :raises InvalidPositionError: if the play is over or ``position`` is not a Position.
+        """
+        self._load(position)
+        ns = self._engine.ns_tricks(-1 if guess is None else int(guess))
+        if position.to_move.side == Side.NS:
+            return ns
+        return position.tricks_left - ns
+
+    def ns_tricks(self, position: Position, guess: Optional[int] = None) -> int:
+        """Tricks N-S win among the tricks not yet completed (current one included)."""
+        self._load(position)
+        return self._engine.ns_tricks(-1 if guess is None else int(guess))
+
+    def dd_table(self, deal: Deal) -> DDTable:
+        """The double-dummy table of a complete deal; see :class:`DDTable`.
+
+        :raises InvalidDealError: if ``deal`` is not a complete deal.
+        """
+        if not isinstance(deal, Deal):
+            raise InvalidDealError(f"expected a Deal, got {type(deal).__name__}")
+        if not deal.is_complete():
+            raise InvalidDealError("a DD table needs a complete deal (four 13-card hands)")
+        masks = deal.masks()
+        arr = np.zeros((5, 4), dtype=np.uint8)
+        eng = self._engine
+        for strain in (4, 3, 2, 1, 0):
+            guess = -1
+            for leader in range(4):
+                eng.set_position(masks, strain, leader, ())
+                ns = eng.ns_tricks(guess)
+                guess = ns
+                declarer = (leader + 3) % 4
+                arr[strain, declarer] = ns if declarer % 2 == 0 else 13 - ns
+        return DDTable(arr)
+
+
+_local = threading.local()
+_stats_lock = threading.Lock()
+_stats = {"nodes": 0}
+
+
+def _thread_solver() -> Solver:
+    solver = getattr(_local, "solver", None)
+    if solver is None:
+        solver = Solver()
+        _local.solver = solver
+    return solver
+
+
+def _counted(fn, *args):
+    solver = _thread_solver()
+    before = solver.nodes
+    result = fn(solver, *args)
+    with _stats_lock:
+        _stats["nodes"] = solver.nodes - before
+    return result
+
+
+def solve(position: Position) -> Dict[Card, int]:
+    """Value of every legal card of the player to move; see :meth:`Solver.solve`.
+
+    :raises InvalidPositionError: if the play is over.
+    """
+    return _counted(Solver.solve, position)
+
+
+def solve_best(position: Position) -> int:
+    """Best value for the side to move; see :meth:`Solver.solve_best`."""
+    return _counted(Solver.solve_best, position)
+
+
+def dd_table(deal: Deal) -> DDTable:
+    """Double-dummy table of a complete deal; see :class:`DDTable`.
+
+    :raises InvalidDealError: if ``deal`` is not a complete deal.
+    """
+    return _counted(Solver.dd_table, deal)
+
+
+def last_stats() -> dict:
+    """Statistics of the last call made through the module-level functions in any thread:
+    ``{"nodes": int}``."""
+    with _stats_lock:
+        return dict(_stats)
+
+
+def _table_worker(deal: Deal) -> DDTable:
+    return _thread_solver().dd_table(deal)
+
+
+def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
+              executor: Optional[Executor] = None, progress=None) -> List[DDTable]:
+    """DD tables of many deals, in order.
+
+    :param threads: worker threads (default: the number of CPUs).  The search releases the
+        GIL, so threads run in parallel.  ``threads=1`` solves in the calling thread.
+    :param executor: any :class:`concurrent.futures.Executor` (a Dask or Ray executor, a
+        process pool, ...) to run :func:`dd_table` on instead; ``threads`` is then ignored.
+    :param progress: optional callable called with each finished table (for progress bars).
+    :raises InvalidDealError: if a deal is not complete.
+    """
+    deals = list(deals)
+    for d in deals:
+        if not isinstance(d, Deal) or not d.is_complete():
+            raise InvalidDealError(f"not a complete deal: {d!r}")
+    if executor is None and (threads == 1 or len(deals) <= 1):
+        out = []
+        for d in deals:
+            t = _table_worker(d)
+            if progress is not None:
+                progress(t)
+            out.append(t)
+        return out
+    own = executor is None
+    if own:
+        executor = ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
+    try:
+        futures = [executor.submit(dd_table if not own else _table_worker, d) for d in deals]
+        out = []
+        for f in futures:
+            t = f.result()
+            if progress is not None:
+                progress(t)
+            out.append(t)
+        return out
+    finally:
+        if own:
+            executor.shutdown()
