@@ -27,7 +27,7 @@ import stat
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
@@ -164,7 +164,7 @@ def _parse_vulnerability(value: str) -> Vulnerability:
 class _Group(click.Group):
     """A group that also accepts the American spelling ``analyze``."""
 
-    aliases = {"analyze": "analyse"}
+    aliases: ClassVar[dict[str, str]] = {"analyze": "analyse"}
 
     def get_command(self, ctx: click.Context, cmd_name: str):
         return super().get_command(ctx, self.aliases.get(cmd_name, cmd_name))
@@ -325,10 +325,13 @@ def solve_command(hands: str, trump: str, leader: str, trick: str, as_json: bool
     if position.trick_cards:
         played = " ".join(_card_label(c, symbols) for c in position.trick_cards)
         on_table = f"; on the table: {played} (led by {leader_seat.name.title()})"
-    out = [f"{mover.name.title()} to play, trump {_strain_label(trump_strain, symbols)}, "
-           f"{position.tricks_left} trick(s) to go{on_table}.",
-           f"Tricks for {side_text} (the side to move) among the {position.tricks_left} "
-           f"trick(s) not yet completed:"]
+    trump_text = _strain_label(trump_strain, symbols)
+    out = [
+        (f"{mover.name.title()} to play, trump {trump_text}, {position.tricks_left} "
+         f"trick(s) to go{on_table}."),
+        (f"Tricks for {side_text} (the side to move) among the {position.tricks_left} "
+         f"trick(s) not yet completed:"),
+    ]
     for card, v in ordered:
         mark = "  best" if v == best else ""
         out.append(f"  {_card_label(card, symbols):<4}{v:3d}{mark}")
@@ -554,6 +557,23 @@ def _write_output(games: list[Any], output: str, newline: str) -> None:
         raise CLIError(f"cannot write {output}: {exc}") from None
 
 
+def _solve_all(deals: list[Deal], threads: int, progress) -> list[Any]:
+    """DD tables of ``deals`` with :func:`ddsolver.solver.dd_tables` on ``threads``
+    threads.  On Ctrl-C the deals not yet started are cancelled, so the command stops once
+    the tables being solved are done instead of after the whole file."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .solver import dd_tables
+
+    if threads <= 1 or len(deals) <= 1:
+        return dd_tables(deals, threads=1, progress=progress)
+    executor = ThreadPoolExecutor(max_workers=min(threads, len(deals)))
+    try:
+        return dd_tables(deals, executor=executor, progress=progress)
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
 def _default_output(path: str) -> str:
     root, _ = os.path.splitext(path)
     return root + ".analysed.pbn"
@@ -597,7 +617,6 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
       ddsolver analyse examples/club_hand_record_36.pbn --check -o analysed.pbn
     """
     from .par import par
-    from .solver import dd_tables
 
     if as_json and output == "-":
         raise click.UsageError("--json prints to stdout: give -o a file name, not '-'")
@@ -624,8 +643,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
 
         with tqdm(total=len(unique), unit="deal", desc="DD tables", file=sys.stderr,
                   disable=not show_bar, leave=False) as bar:
-            tables = dd_tables(list(unique.values()), threads=threads or os.cpu_count(),
-                               progress=lambda _t: bar.update(1))
+            tables = _solve_all(list(unique.values()), threads or os.cpu_count() or 1,
+                                lambda _t: bar.update(1))
         by_deal = dict(zip(unique.keys(), tables))
     else:
         by_deal = {}

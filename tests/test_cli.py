@@ -1,0 +1,474 @@
+"""Tests for the ``ddsolver`` command (ddsolver.cli).
+
+The solver is exact but a full 52-card DD table of an ordinary deal takes a while, so the
+fast tests use deals whose tables follow from a few lines of reasoning: one side holds all
+the top cards, or every hand holds one solid suit.  The whole club hand record (36 boards,
+checked against the DD tables and par written by another solver) is ``@pytest.mark.slow``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddsolver.cards import Strain
+from ddsolver.cli import main
+from ddsolver.deal import Deal
+from ddsolver.pbn import dd_tricks_from_pbn, read_pbn
+from ddsolver.solver import dd_table
+from ddsolver.table import Seat
+
+DATA = Path(__file__).parent / "data"
+CLUB = DATA / "club_hand_record_36.pbn"
+
+# North holds the top four spades and hearts, the top three diamonds and the top two clubs:
+# 13 sure winners in notrump and in spades, hearts, diamonds; in clubs East-West hold
+# eight trumps (QJT9 5432 against AK876) and ruff the fourth spade and the fourth heart.
+TOPS = "N:AKQJ.AKQJ.AKQ.AK T98.T98.JT9.QJT9 765.765.8765.876 432.432.432.5432"
+# Each hand holds one 13-card suit: N spades, E hearts, S diamonds, W clubs.  In notrump
+# the opening leader cashes 13 tricks; in a suit the trump holder's side takes all 13.
+SOLID = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+
+N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
+
+
+def runner() -> CliRunner:
+    """A runner that keeps stdout and stderr apart (click 8.0/8.1 need mix_stderr)."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        return CliRunner()
+
+
+def run(*args: str):
+    result = runner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return result
+
+
+def pbn_game(board: int, deal: str, dealer: str = "N", vul: str = "None",
+             extra: str = "") -> str:
+    return (f'[Event "CLI test"]\n[Site ""]\n[Board "{board}"]\n[Dealer "{dealer}"]\n'
+            f'[Vulnerable "{vul}"]\n[Deal "{deal}"]\n{extra}')
+
+
+def write(path: Path, *games: str) -> Path:
+    path.write_text("% PBN 2.1\n" + "\n".join(games), encoding="latin-1")
+    return path
+
+
+def table_rows(stdout: str) -> dict[str, list[int]]:
+    """The DD table rows of `ddsolver table` text output, keyed by strain label."""
+    lines = stdout.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.split() == ["N", "E", "S", "W"])
+    rows = {}
+    for ln in lines[start + 1:start + 6]:
+        parts = ln.split()
+        rows[parts[0]] = [int(x) for x in parts[1:]]
+    return rows
+
+
+# ---------------------------------------------------------------------------------------
+# ddsolver table
+# ---------------------------------------------------------------------------------------
+
+def test_table_text_rows_and_par():
+    result = run("table", TOPS, "--ascii")
+    assert result.exit_code == 0, result.output
+    rows = table_rows(result.stdout)
+    assert list(rows) == ["NT", "S", "H", "D", "C"]
+    for strain in ("NT", "S", "H", "D"):
+        assert rows[strain] == [13, 0, 13, 0]
+    # Clubs: 11 for N-S (two ruffs), so 2 for E-W declaring.
+    assert rows["C"] == [11, 2, 11, 2]
+    # Par: 7NT by N-S, 220 trick score + 300/500 game + 1000/1500 grand slam bonus.
+    par_lines = {ln.split()[0]: ln.split()[1:] for ln in result.stdout.splitlines()
+                 if ln.strip().split()[:1] in (["None"], ["NS"], ["EW"], ["All"])}
+    assert par_lines["None"] == ["NS", "1520", "NS", "7N="]
+    assert par_lines["NS"] == ["NS", "2220", "NS", "7N="]
+    assert par_lines["EW"] == ["NS", "1520", "NS", "7N="]
+    assert par_lines["All"] == ["NS", "2220", "NS", "7N="]
+
+
+def test_table_matches_solver_and_shows_symbols():
+    result = run("table", SOLID)
+    assert result.exit_code == 0
+    rows = table_rows(result.stdout)
+    assert list(rows) == ["NT", "♠", "♥", "♦", "♣"]
+    # Notrump: declarer's LHO leads his solid suit and takes everything.
+    assert rows["NT"] == [0, 0, 0, 0]
+    # A suit contract: the side holding all 13 trumps takes all 13 tricks.
+    assert rows["♠"] == [13, 0, 13, 0]
+    assert rows["♥"] == [0, 13, 0, 13]
+    expected = dd_table(Deal.from_pbn(SOLID))
+    labels = {"NT": 4, "♠": 3, "♥": 2, "♦": 1, "♣": 0}
+    for label, strain in labels.items():
+        assert rows[label] == [expected[strain, seat] for seat in (N, E, S, W)]
+    # The diagram shows the hands.
+    assert "♠ AKQJT98765432" in result.stdout
+    assert "♣ AKQJT98765432" in result.stdout
+
+
+def test_table_json():
+    result = run("table", TOPS, "--json", "--dealer", "E")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["deal"] == TOPS
+    assert data["dealer"] == "E"
+    assert list(data["table"]) == ["C", "D", "H", "S", "NT"]
+    assert data["table"]["NT"] == {"N": 13, "E": 0, "S": 13, "W": 0}
+    assert data["table"]["C"] == {"N": 11, "E": 2, "S": 11, "W": 2}
+    assert set(data["par"]) == {"None", "NS", "EW", "All"}
+    assert data["par"]["NS"] == {"score": 2220, "contracts": ["7N-NS"],
+                                 "optimum_score": "NS 2220", "par_contract": "NS 7N="}
+
+
+def test_table_one_vulnerability_and_solid_suits_par():
+    # Solid suits: N-S make 7S and 7D, E-W make 7H and 7C; 7S outranks 7H, and E-W take
+    # no trick in notrump or spades, so no sacrifice: par 7S by N-S.
+    result = run("table", SOLID, "-v", "Both", "--json")
+    data = json.loads(result.stdout)
+    assert list(data["par"]) == ["All"]
+    assert data["par"]["All"]["score"] == 2210  # 210 + 500 + 1500
+    assert data["par"]["All"]["par_contract"] == "NS 7S="
+    text = run("table", SOLID, "-v", "EW", "--ascii").stdout
+    par_part = text.split("Par, dealer N:")[1]
+    assert "NS 1510" in par_part and "None" not in par_part and "All" not in par_part
+
+
+@pytest.mark.parametrize("deal, words", [
+    ("N:AKQJ.AKQJ.AKQ.AK T98.T98.JT9.QJT9 765.765.8765.876", ["4 hands"]),
+    ("N:AKQJ.AKQJ.AKQ.AK AKQJ.AKQJ.AKQ.AK 765.765.8765.876 432.432.432.5432",
+     ["duplicate"]),
+    ("N:AK2... QJ3... T54... 876...", ["13 cards", "solve"]),
+    ("N:AKQJ.AKQJ.AKQ.AK - 765.765.8765.876 432.432.432.5432", ["13 cards"]),
+    ("nonsense", []),
+])
+def test_table_bad_deal_exit_2(deal, words):
+    result = run("table", deal)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("Error:")
+    for w in words:
+        assert w in result.stderr
+
+
+def test_table_bad_options_exit_2():
+    assert run("table", TOPS, "--dealer", "X").exit_code == 2
+    bad_vul = run("table", TOPS, "--vulnerability", "sometimes")
+    assert bad_vul.exit_code == 2 and "sometimes" in bad_vul.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# ddsolver solve
+# ---------------------------------------------------------------------------------------
+
+def test_solve_lead_values_for_side_to_move():
+    # Spades only, West to lead: North's A and K win two tricks, East's Q the third.
+    result = run("solve", "N:AK2... QJ3... T54... 876...", "--trump", "S", "--leader", "W",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["to_move"] == "W" and data["side"] == "EW"
+    assert data["tricks_left"] == 3
+    assert data["cards"] == {"S8": 1, "S7": 1, "S6": 1}
+    assert data["best"] == 1
+
+
+def test_solve_mid_trick_finesse():
+    # West led the S2 and still holds the SK; North with AQ plays second.  The queen wins
+    # and the ace takes the last trick (2); the ace first sets up West's king (1).
+    result = run("solve", "N:AQ... 43... 65... K...", "--trump", "NT", "--leader", "W",
+                 "--trick", "S2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["to_move"] == "N" and data["side"] == "NS"
+    assert data["tricks_left"] == 2
+    assert data["cards"] == {"SQ": 2, "SA": 1}
+    text = run("solve", "N:AQ... 43... 65... K...", "-t", "N", "-l", "W", "--trick", "S2",
+               "--ascii")
+    assert text.exit_code == 0
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("North to play")
+    assert "SQ" in lines[2] and "best" in lines[2]
+    assert "SA" in lines[3] and "best" not in lines[3]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["N:AK2... QJ3... T54... 876...", "-t", "S", "-l", "W", "--trick", "S6"],
+     ["S6"]),                                        # the led card is still in a hand
+    (["N:AK2... QJ3... T54... 876...", "-t", "S", "-l", "W", "--trick", "S9"],
+     ["bad position"]),                              # hand sizes do not fit the trick
+    (["N:AK2... QJ3... T54... 876...", "-t", "S", "-l", "W", "--trick", "Z9"],
+     ["Z9"]),
+    (["N:AK2... QJ3... T54... 876...", "-t", "Q", "-l", "W"], ["Q"]),
+    (["N:AK2... QJ3... T54...", "-t", "S", "-l", "W"], ["4 hands"]),
+])
+def test_solve_bad_input_exit_2(args, words):
+    result = run("solve", *args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stderr
+    for w in words:
+        assert w in result.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# ddsolver analyse
+# ---------------------------------------------------------------------------------------
+
+@pytest.fixture()
+def small_pbn(tmp_path: Path) -> Path:
+    """Board 1: TOPS; board 2: only North's hand known (skipped); board 3: one solid suit
+    per hand (E spades, S hearts, W diamonds, N clubs), no Dealer/Vulnerable tags (board 3
+    of the cycle: dealer S, E-W vulnerable)."""
+    return write(
+        tmp_path / "small.pbn",
+        pbn_game(1, TOPS, extra="{ keep this comment }\n[Contract \"6NT\"]\n"
+                                "[Declarer \"N\"]\n[Result \"12\"]\n"),
+        pbn_game(2, "N:AKQJ.AKQJ.AKQ.AK - - -", dealer="E", vul="NS"),
+        '[Event "CLI test"]\n[Board "3"]\n'
+        '[Deal "E:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n',
+    )
+
+
+def test_analyse_writes_tags_and_keeps_the_rest(small_pbn: Path):
+    result = run("analyse", small_pbn)
+    assert result.exit_code == 0, result.output
+    out = small_pbn.with_name("small.analysed.pbn")
+    assert out.exists()
+    games = read_pbn(out)
+    assert [g.board for g in games] == [1, 2, 3]
+    g1, g2, g3 = games
+    tricks = dd_tricks_from_pbn(g1["DoubleDummyTricks"])
+    assert tricks[(Strain.NOTRUMP, N)] == 13 and tricks[(Strain.NOTRUMP, E)] == 0
+    assert tricks[(Strain.CLUBS, S)] == 11 and tricks[(Strain.CLUBS, W)] == 2
+    assert g1["OptimumScore"] == "NS 1520" and g1["ParContract"] == "NS 7N="
+    assert g1.tag("OptimumResultTable").section[0].split() == ["N", "NT", "13"]
+    # Everything else is kept.
+    assert g1["Contract"] == "6NT" and g1["Result"] == "12" and g1["Event"] == "CLI test"
+    assert "keep this comment" in g1.comments
+    # Board 2 is reported and left alone.
+    assert "DoubleDummyTricks" not in g2 and "OptimumScore" not in g2
+    assert "board 2: skipped" in result.stderr
+    # Board 3: dealer and vulnerability from the board number (S, E-W).
+    assert "board 3: no dealer given" in result.stderr
+    t3 = dd_tricks_from_pbn(g3["DoubleDummyTricks"])
+    # In spades East's trumps take all 13 whoever of E-W declares; in notrump East leads
+    # the spades against North.
+    assert t3[(Strain.SPADES, W)] == 13 and t3[(Strain.SPADES, E)] == 13
+    assert t3[(Strain.HEARTS, N)] == 13 and t3[(Strain.NOTRUMP, N)] == 0
+    # E-W (vulnerable on board 3) make 7S and 7D, N-S 7H and 7C; 7S is highest.
+    assert g3["OptimumScore"] == "EW 2210" and g3["ParContract"] == "EW 7S="
+    # The Deal tag is written as it was (East first).
+    assert g3["Deal"].startswith("E:")
+    # Input line ends (LF) are kept; not a tty: no progress bar.
+    assert b"\r\n" not in out.read_bytes()
+    assert "DD tables" not in result.stderr
+
+
+def test_analyse_stdout_and_threads(small_pbn: Path):
+    result = run("analyse", small_pbn, "-o", "-", "--threads", "2", "-q")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("% PBN 2.1")
+    games = read_pbn(result.stdout)
+    assert games[0]["OptimumScore"] == "NS 1520"
+    assert not small_pbn.with_name("small.analysed.pbn").exists()
+    # --quiet: only the skipped board is mentioned.
+    assert result.stderr.strip() == ("board 2: skipped: the deal is not complete (a hand "
+                                     "unknown or short of 13 cards)")
+
+
+def test_analyse_json_summary(small_pbn: Path):
+    result = run("analyse", small_pbn, "--json", "-q")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["output"] is None          # --json alone writes no PBN file
+    assert not small_pbn.with_name("small.analysed.pbn").exists()
+    assert data["analysed"] == 2 and data["skipped"] == 1
+    b1, b2, b3 = data["boards"]
+    assert b1["table"]["NT"] == {"N": 13, "E": 0, "S": 13, "W": 0}
+    assert b1["par"]["score"] == 1520 and b1["par"]["contracts"] == ["7N-NS"]
+    assert "skipped" in b2 and "table" not in b2
+    assert b3["dealer"] == "S" and b3["vulnerability"] == "EW"
+    assert b3["par"]["score"] == -2210 and b3["par"]["optimum_score"] == "EW 2210"
+
+
+def test_analyse_check_agrees_then_reports_edits(small_pbn: Path, tmp_path: Path):
+    analysed = tmp_path / "a.pbn"
+    assert run("analyse", small_pbn, "-o", analysed).exit_code == 0
+    ok = run("analyse", analysed, "--check")
+    assert ok.exit_code == 0, ok.stderr
+    assert "2 board(s) compared, 0 with differences" in ok.stderr
+    assert not analysed.with_name("a.analysed.pbn").exists()   # --check writes nothing
+
+    text = analysed.read_text(encoding="latin-1")
+    # Board 1's tag: declarers N, S, E, W x strains NT, S, H, D, C (13 = "d", 11 = "b").
+    assert '[DoubleDummyTricks "ddddbddddb0000200002"]' in text
+    edited = (text.replace('[DoubleDummyTricks "ddddbddddb0000200002"]',
+                           '[DoubleDummyTricks "cdddbddddb0000200002"]')
+              .replace('[OptimumScore "EW 2210"]', '[OptimumScore "EW 1510"]'))
+    bad = write(tmp_path / "bad.pbn", edited.replace("% PBN 2.1\n", "", 1))
+    result = run("analyse", bad, "--check")
+    assert result.exit_code == 1
+    err = result.stderr
+    assert "board 1: DoubleDummyTricks N NT: file 12, ddsolver 13" in err
+    assert "board 3: OptimumScore: file 'EW 1510', ddsolver 'EW 2210'" in err
+    assert "2 board(s) compared, 2 with differences" in err
+    # The OptimumResultTable of board 1 still agrees: only the one tag is named.
+    assert "board 1: OptimumResultTable" not in err
+
+    # The check also goes to the JSON summary; -o still writes our analysis.
+    fixed = tmp_path / "fixed.pbn"
+    result = run("analyse", bad, "--check", "--json", "-o", fixed)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["mismatched"] == 2
+    assert data["boards"][0]["check"] == "mismatch"
+    assert data["boards"][0]["mismatches"] == ["DoubleDummyTricks N NT: file 12, ddsolver 13"]
+    assert read_pbn(fixed)[0]["DoubleDummyTricks"] == "ddddbddddb0000200002"
+    assert run("analyse", fixed, "--check").exit_code == 0
+
+
+def test_analyse_check_par_contract_forms(tmp_path: Path):
+    # Another program's spelling of the same par: NT, no '=', extra spaces -> agrees;
+    # a different contract -> difference; an unreadable value -> difference.
+    def check(value: str):
+        f = write(tmp_path / "p.pbn", pbn_game(1, TOPS, extra=f'[ParContract "{value}"]\n'))
+        return run("analyse", f, "--check")
+
+    assert check("NS  7NT").exit_code == 0
+    assert check("NS 7N=").exit_code == 0
+    r = check("NS 6N+1")
+    assert r.exit_code == 1 and "ParContract: file 'NS 6N+1', ddsolver 'NS 7N='" in r.stderr
+    r = check("seven notrump")
+    assert r.exit_code == 1 and "ParContract unreadable" in r.stderr
+
+
+def test_analyse_check_without_tags_is_not_a_failure(small_pbn: Path):
+    result = run("analyse", small_pbn, "--check")
+    assert result.exit_code == 0
+    assert "0 board(s) compared, 0 with differences, 2 without analysis tags" in result.stderr
+
+
+def test_analyse_malformed_pbn_exit_2_and_nothing_written(tmp_path: Path):
+    bad = write(tmp_path / "bad.pbn", pbn_game(1, TOPS), '[Board "2"]\n[Deal "N:AKQ.x"\n')
+    out = tmp_path / "out.pbn"
+    out.write_text("old content")
+    result = run("analyse", bad, "-o", out)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error:")
+    assert "bad.pbn" in result.stderr and "line" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert out.read_text() == "old content"
+    default = tmp_path / "bad.analysed.pbn"
+    assert run("analyse", bad).exit_code == 2
+    assert not default.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.pbn", "out.pbn"]
+
+
+def test_analyse_bad_deal_in_pbn_exit_2(tmp_path: Path):
+    bad = write(tmp_path / "dup.pbn", pbn_game(
+        1, "N:AKQJ.AKQJ.AKQ.AK AKQJ.AKQJ.AKQ.AK 765.765.8765.876 432.432.432.5432"))
+    result = run("analyse", bad)
+    assert result.exit_code == 2
+    assert "board 1" in result.stderr and "duplicate" in result.stderr
+
+
+def test_analyse_file_problems_exit_2(tmp_path: Path, small_pbn: Path):
+    missing = run("analyse", tmp_path / "nope.pbn")
+    assert missing.exit_code == 2 and "nope.pbn" in missing.stderr
+    empty = tmp_path / "empty.pbn"
+    empty.write_text("% PBN 2.1\n")
+    r = run("analyse", empty)
+    assert r.exit_code == 2 and "no boards" in r.stderr
+    r = run("analyse", small_pbn, "-o", tmp_path / "no_such_dir" / "x.pbn")
+    assert r.exit_code == 2 and "cannot write" in r.stderr
+    r = run("analyse", small_pbn, "--json", "-o", "-")
+    assert r.exit_code == 2
+
+
+def lin_hand(hand_pbn: str) -> str:
+    suits = hand_pbn.split(".")
+    return "".join(letter + cards for letter, cards in zip("SHDC", suits))
+
+
+def test_analyse_lin_input(tmp_path: Path):
+    deal = Deal.from_pbn(TOPS)
+    hands = [deal[s].to_pbn() for s in (S, W, N, E)]       # LIN order: S W N E
+    md = "3" + ",".join(lin_hand(h) for h in hands)       # 3 = North deals
+    lin = (f"pn|a,b,c,d|st||md|{md}|rh||ah|Board 1|sv|o|"
+           f"mb|7N|mb|p|mb|p|mb|p|pg||\n")
+    path = tmp_path / "session.lin"
+    path.write_text(lin)
+    result = run("analyse", path)
+    assert result.exit_code == 0, result.output
+    games = read_pbn(tmp_path / "session.analysed.pbn")
+    assert len(games) == 1
+    g = games[0]
+    assert g["Contract"] == "7NT" and g.deal == deal
+    assert g["OptimumScore"] == "NS 1520" and g["ParContract"] == "NS 7N="
+    # Format detection by content for a file without the .lin extension.
+    other = tmp_path / "session.txt"
+    other.write_text(lin)
+    r = run("analyse", other, "-o", "-", "-q")
+    assert r.exit_code == 0 and '[ParContract "NS 7N="]' in r.stdout
+
+
+def test_analyse_malformed_lin_exit_2(tmp_path: Path):
+    path = tmp_path / "bad.lin"
+    path.write_text("pn|a,b,c,d|md|3SAKQ,SJT9,,|sv|o|mb|9Z|")
+    result = run("analyse", path)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error:") and "Traceback" not in result.stderr
+    assert not (tmp_path / "bad.analysed.pbn").exists()
+
+
+def test_analyse_stdin_to_stdout(small_pbn: Path):
+    result = runner().invoke(main, ["analyse", "-", "-q"],
+                             input=small_pbn.read_text(encoding="latin-1"))
+    assert result.exit_code == 0
+    assert '[OptimumScore "NS 1520"]' in result.stdout
+
+
+def test_analyze_spelling(small_pbn: Path):
+    result = run("analyze", small_pbn, "-o", "-", "-q")
+    assert result.exit_code == 0 and '[ParContract "NS 7N="]' in result.stdout
+
+
+def test_python_m_ddsolver():
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, "-m", "ddsolver", "table", TOPS, "--json"],
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["par"]["None"]["score"] == 1520
+    bad = subprocess.run([sys.executable, "-m", "ddsolver", "table", "junk"],
+                         capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# The real club hand record (slow while the solver is being tuned)
+# ---------------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_club_hand_record_check_reproduces_other_solver(tmp_path: Path):
+    out = tmp_path / "club.analysed.pbn"
+    result = run("analyse", CLUB, "--check", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert "36 board(s) compared, 0 with differences" in result.stderr
+    before = read_pbn(CLUB)
+    after = read_pbn(out)
+    assert len(after) == 36
+    for a, b in zip(before, after):
+        for name in ("DoubleDummyTricks", "OptimumScore", "ParContract"):
+            assert a[name] == b[name], (a.board, name)
+        assert a.tag("OptimumResultTable").section == b.tag("OptimumResultTable").section
+        assert a.tags == b.tags
