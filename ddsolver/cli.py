@@ -187,8 +187,8 @@ def main() -> None:
 @click.argument("deal")
 @click.option("--dealer", "-d", default="N", show_default=True, metavar="SEAT",
               help="Dealer for par (N, E, S or W): who can bid a contract first.")
-@click.option("--vulnerability", "-v", default=None, metavar="VUL",
-              help="Show par for this vulnerability only (None, NS, EW, All). "
+@click.option("--vulnerability", "--vul", default=None, metavar="VUL",
+              help="Show par for this vulnerability only (None, NS, EW, All/Both). "
                    "Default: all four.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--ascii", "ascii_only", is_flag=True,
@@ -200,6 +200,7 @@ def table_command(deal: str, dealer: str, vulnerability: str | None, as_json: bo
     DEAL is in PBN notation, quoted, first seat then the four hands clockwise, each
     spades.hearts.diamonds.clubs, e.g.
 
+    \b
       ddsolver table "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
 
     Each table entry is the number of tricks (0-13) won by declarer's side with declarer
@@ -276,6 +277,7 @@ def solve_command(hands: str, trump: str, leader: str, trick: str, as_json: bool
     different sizes; cards already played to the current trick are NOT in them), e.g.
     a three-card ending with West on lead in spades:
 
+    \b
       ddsolver solve "N:AK2... QJ3... T54... 876..." --trump S --leader W
 
     Each value is the number of tricks won by THE SIDE OF THE PLAYER TO MOVE among the
@@ -458,7 +460,7 @@ def _par_contract_set(text: str) -> frozenset | None:
     for a passed-out par, ``None`` if unreadable.  Contract order and spacing, ``N``/``NT``
     and a missing ``=`` do not matter."""
     value = text.strip()
-    if value.upper() in ("PASS", "PASSED OUT", "NS 0", "EW 0"):
+    if value.upper() in ("PASS", "PASSED OUT"):
         return frozenset(["PASS"])
     out = set()
     for part in re.split(r"[;,]", value):
@@ -614,6 +616,7 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
     (a temporary file renamed over the target), so a failure never leaves half a file.
     Example:
 
+    \b
       ddsolver analyse examples/club_hand_record_36.pbn --check -o analysed.pbn
     """
     from .par import par

@@ -131,12 +131,12 @@ def test_table_json():
 def test_table_one_vulnerability_and_solid_suits_par():
     # Solid suits: N-S make 7S and 7D, E-W make 7H and 7C; 7S outranks 7H, and E-W take
     # no trick in notrump or spades, so no sacrifice: par 7S by N-S.
-    result = run("table", SOLID, "-v", "Both", "--json")
+    result = run("table", SOLID, "--vul", "Both", "--json")
     data = json.loads(result.stdout)
     assert list(data["par"]) == ["All"]
     assert data["par"]["All"]["score"] == 2210  # 210 + 500 + 1500
     assert data["par"]["All"]["par_contract"] == "NS 7S="
-    text = run("table", SOLID, "-v", "EW", "--ascii").stdout
+    text = run("table", SOLID, "--vulnerability", "EW", "--ascii").stdout
     par_part = text.split("Par, dealer N:")[1]
     assert "NS 1510" in par_part and "None" not in par_part and "All" not in par_part
 
@@ -472,3 +472,17 @@ def test_club_hand_record_check_reproduces_other_solver(tmp_path: Path):
             assert a[name] == b[name], (a.board, name)
         assert a.tag("OptimumResultTable").section == b.tag("OptimumResultTable").section
         assert a.tags == b.tags
+
+
+def test_par_text_comparison_rules():
+    from ddsolver.cli import _ns_score, _par_contract_set
+
+    assert _ns_score("NS 430") == 430 and _ns_score("EW 430") == -430
+    assert _ns_score("EW -500") == 500 and _ns_score("430") is None
+    same = _par_contract_set("EW 5C=; EW 5D=")
+    assert same == _par_contract_set("EW 5D=;EW  5C") == _par_contract_set("ew 5c=, ew 5d")
+    assert same != _par_contract_set("EW 5C=")
+    assert _par_contract_set("NS 4SX-3") == _par_contract_set("NS 4S*-3")
+    assert _par_contract_set("NS 4SX-3") != _par_contract_set("NS 4S-3")
+    assert _par_contract_set("Pass") == _par_contract_set("PASS") == frozenset(["PASS"])
+    assert _par_contract_set("NS 8S=") is None and _par_contract_set("") is None
