@@ -550,7 +550,7 @@ def _write_output(games: list[Any], output: str, newline: str) -> None:
         if mode is not None and not stat.S_ISREG(mode):
             # /dev/null, a FIFO...: cannot be replaced atomically, so write into it.
             with open(output, "wb") as fh:
-                fh.write(dumps_pbn(games, newline=newline).encode("utf-8"))
+                write_pbn(games, fh, newline=newline)
             return
         write_pbn(games, output, newline=newline)
     except OSError as exc:
