@@ -486,3 +486,13 @@ def test_par_text_comparison_rules():
     assert _par_contract_set("NS 4SX-3") != _par_contract_set("NS 4S-3")
     assert _par_contract_set("Pass") == _par_contract_set("PASS") == frozenset(["PASS"])
     assert _par_contract_set("NS 8S=") is None and _par_contract_set("") is None
+
+
+@pytest.mark.skipif(not os.path.exists(os.devnull) or os.name != "posix",
+                    reason="needs a POSIX /dev/null")
+def test_analyse_to_dev_null_leaves_it_a_device(small_pbn: Path):
+    import stat
+
+    result = run("analyse", small_pbn, "-o", os.devnull, "-q")
+    assert result.exit_code == 0
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
