@@ -74,6 +74,18 @@ COMPETITION += [
     rule("Pass", BALANCING, "P", {"hcp": (0, 16)}, "no suitable action", priority=100),
 ]
 
+# -- balancing after they have found a fit at the two level ---------------------------------
+RAISED = ["1x P 2x P P"]
+COMPETITION += [
+    rule("Balancing double", RAISED, "X", _shape_spec({"hcp": (9, None)}),
+         "takeout; they have a fit", forcing=F1, artificial=True, priority=560),
+    rule("Balancing overcall", RAISED, "2z", {"hcp": (7, 16), "z": 5}, "five or more {z}",
+         priority=590, where=not_jump, prefer=_prefer_len("z")),
+    rule("Balancing overcall", RAISED, "3z", {"hcp": (9, 16), "z": 6}, "six or more {z}",
+         priority=585, where=not_jump, prefer=_prefer_len("z")),
+    rule("Pass", RAISED, "P", {}, "no suitable action", priority=100),
+]
+
 # -- over weak twos and preempts -----------------------------------------------------------
 for p, lv in (("2x", 2), ("3x", 3)):
     COMPETITION += [

@@ -15,6 +15,8 @@ from .common import (MAJORS, MINORS, SUITS, F1, NF, cheapest_level, length, my_l
 #: promised HCP range is widened by this much so that the explanation stays true.
 DIST = 3
 GAME = 25
+#: Invite when total points plus partner's estimate fall this far short of game.
+INVITE_BAND = 2
 SLAM = 32
 
 H, S = Strain.HEARTS, Strain.SPADES
@@ -76,7 +78,7 @@ def _tp_invite(var=None):
     def judge(hand, ctx, b):
         trump = b.get(var) if var else None
         tp = total_points(hand, trump)
-        return GAME - 2 <= tp + pest(ctx) < GAME
+        return GAME - INVITE_BAND <= tp + pest(ctx) < GAME
     return judge
 
 

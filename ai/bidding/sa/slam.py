@@ -38,8 +38,24 @@ def _fit_len(ctx, b):
 SLAM_POINTS = 31
 
 
+#: Partner's range wider than this counts at its minimum for slam purposes.
+SLAM_WIDTH = 10
+#: At most this much above partner's minimum is counted for slam purposes.
+SLAM_EXTRA = 3
+
+
+def pest_slam(ctx) -> int:
+    """Partner's HCP as slam bidding counts them: the minimum shown plus a little when the
+    range is narrow enough to bank on."""
+    from .common import partner_shown
+    lo, hi = partner_shown(ctx).hcp
+    if hi - lo > SLAM_WIDTH:
+        return lo
+    return lo + min(SLAM_EXTRA, (hi - lo) // 2)
+
+
 def _ask_hcp(ctx, b):
-    return SLAM_POINTS - pest(ctx) - 3 - 2 * FIT_BONUS
+    return SLAM_POINTS - pest_slam(ctx) - 3 - 2 * FIT_BONUS
 
 
 #: Points fewer needed per trump beyond eight in the fit.
@@ -52,7 +68,8 @@ def _slam_values(hand, ctx, b):
     best fit."""
     fit = length(hand, b["y"]) + plen(ctx, b["y"])
     need = SLAM_POINTS - FIT_BONUS * max(0, fit - 8)
-    return agreed_suit(hand, ctx) == b["y"] and total_points(hand, b["y"]) + pest(ctx) >= need
+    return (agreed_suit(hand, ctx) == b["y"]
+            and total_points(hand, b["y"]) + pest_slam(ctx) >= need)
 
 
 def agreed_suit(hand, ctx):
