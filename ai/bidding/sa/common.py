@@ -80,8 +80,9 @@ def honours(hand: Hand, strain: Strain, top: int = 5) -> int:
 
 
 def good_suit(hand: Hand, strain: Strain) -> bool:
-    """Two of the top five honours, or a six-card suit with one of the top three."""
-    if honours(hand, strain) >= 2:
+    """Two of the top four honours, three of the top five, or a six-card suit with one of
+    the top three."""
+    if honours(hand, strain, 4) >= 2 or honours(hand, strain) >= 3:
         return True
     return length(hand, strain) >= 6 and honours(hand, strain, 3) >= 1
 

@@ -16,7 +16,19 @@ def _prefer_len(var):
 
 
 def _good(var):
-    return lambda h, c, b: good_suit(h, b[var])
+    """Judgement for overcalls: a good suit, or a sound hand (13+ HCP)."""
+    return lambda h, c, b: good_suit(h, b[var]) or h.hcp >= 13
+
+
+def _run_calls(ctx, b):
+    """After their redouble: the cheapest bid in each suit but theirs."""
+    from ddsolver.auction import Call
+    from .common import cheapest_level
+    theirs = {c.strain for c in ctx.calls if c.is_bid}
+    for s in (C, D, H, S):
+        if s in theirs:
+            continue
+        yield Call.bid(cheapest_level(ctx, s), s), {"z": s}
 
 
 def _takeout_shape(ctx, b):
@@ -214,6 +226,20 @@ for p in ("1x X +", "2x X +"):
         rule("Pass", p, "P", {}, "nothing to add", priority=100),
     ]
 
+# -- after their redouble of our takeout double: run to a suit -----------------------------
+COMPETITION += [
+    rule("Escape from the redouble", ["1x X XX", "1x X XX P P"], _run_calls, {"z": 4},
+         "four or more {z}, to play", priority=650,
+         prefer=lambda h, c, b: (length(h, b["z"]), -int(b["z"]))),
+    rule("Escape from the redouble", ["1x X XX", "1x X XX P P"], _run_calls, {"z": 3},
+         "the best suit available", priority=640,
+         prefer=lambda h, c, b: (length(h, b["z"]), -int(b["z"]))),
+    rule("Pass", "1x X XX", "P", {"x": 5, "hcp": (8, None)}, "happy to defend",
+         priority=660, judge=lambda h, c, b: good_suit(h, b["x"])),
+    rule("Pass", "1x X XX P P", "P", {"x": 4}, "happy to defend", priority=660,
+         judge=lambda h, c, b: good_suit(h, b["x"])),
+]
+
 # -- responder over interference -----------------------------------------------------------
 INT = ["1x +"]
 _major = lambda ctx, b, call: b["x"] in (H, S)  # noqa: E731
@@ -251,7 +277,8 @@ COMPETITION += [
 # -- over interference after our 1NT -------------------------------------------------------
 p = "1NT +"
 COMPETITION += [
-    rule("Penalty double", "1NT B", "X", {"hcp": (8, None)}, "for penalty", priority=700),
+    rule("Penalty double", ["1NT 2y", "1NT 3y"], "X", {"hcp": (8, None), "y": 4},
+         "for penalty", priority=700),
     rule("Notrump game", p, "3NT", {"hcp": (10, 15), "stop": "theirs"},
          "stopper in their suit", priority=690),
     rule("Competitive", p, "2z", {"hcp": (0, 9), "z": 5}, "five or more {z}, to play",
