@@ -54,11 +54,10 @@ def _below_slam(ctx, b):
 
 def _tp_game(var=None, need=GAME):
     """Judge: total points (with the bound suit as trumps) reach ``need`` with partner's
-    estimate, and stay below slam."""
+    estimate."""
     def judge(hand, ctx, b):
         trump = b.get(var) if var else None
-        tp = total_points(hand, trump)
-        return need <= tp + pest(ctx)
+        return need <= total_points(hand, trump) + pest(ctx)
     return judge
 
 
