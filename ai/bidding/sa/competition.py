@@ -160,8 +160,7 @@ for p in ("1x 1y P", "1x 2y P"):
         rule("Notrump", p, "1NT", {"hcp": (8, 10), "stop": "theirs", "y": (0, 2)},
              "stopper in their suit", priority=680),
         rule("New suit", p, ("1z", "2z"), {"hcp": (8, None), "z": 5, "y": (0, 2)},
-             "five or more {z}", priority=670, where=not_jump, judge=_good("z"),
-             prefer=_prefer_len("z")),
+             "five or more {z}", priority=670, where=not_jump, prefer=_prefer_len("z")),
         rule("Pass", p, "P", {"hcp": (0, 16)}, "nothing more to say", priority=100),
     ]
 
@@ -281,6 +280,7 @@ COMPETITION += [
          "for penalty", priority=700),
     rule("Notrump game", p, "3NT", {"hcp": (10, 15), "stop": "theirs"},
          "stopper in their suit", priority=690),
+    rule("Notrump game", p, "3NT", {"hcp": (10, 15)}, "values for game", priority=640),
     rule("Competitive", p, "2z", {"hcp": (0, 9), "z": 5}, "five or more {z}, to play",
          priority=650, where=not_jump, prefer=_prefer_len("z")),
     rule("Game forcing", p, "3z", {"hcp": (10, None), "z": 5}, "five or more {z}",
