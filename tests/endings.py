@@ -10,7 +10,7 @@ against :func:`oracle.card_values` on small endings.
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 from ddsolver.cards import Card, Strain
 from ddsolver.deal import Hand
@@ -24,7 +24,7 @@ _SUIT = 0xFFFF
 # ---------------------------------------------------------------------------------------
 
 
-def _cards(mask: int) -> List[Tuple[int, int]]:
+def _cards(mask: int) -> list[tuple[int, int]]:
     out = []
     while mask:
         low = mask & -mask
@@ -34,7 +34,7 @@ def _cards(mask: int) -> List[Tuple[int, int]]:
     return out
 
 
-def _winner(trick: Sequence[Tuple[int, int]], leader: int, trump: int) -> int:
+def _winner(trick: Sequence[tuple[int, int]], leader: int, trump: int) -> int:
     best = 0
     for i in range(1, 4):
         s, r = trick[i]
@@ -44,8 +44,8 @@ def _winner(trick: Sequence[Tuple[int, int]], leader: int, trump: int) -> int:
     return (leader + best) % 4
 
 
-def _ns(hands: Tuple[int, int, int, int], trump: int, leader: int,
-        trick: Tuple[Tuple[int, int], ...], memo: Dict) -> int:
+def _ns(hands: tuple[int, int, int, int], trump: int, leader: int,
+        trick: tuple[tuple[int, int], ...], memo: dict) -> int:
     """N-S tricks among the tricks not completed (current one included), exact minimax."""
     if len(trick) == 4:
         w = _winner(trick, leader, trump)
@@ -86,13 +86,13 @@ def memo_ns_tricks(pos: Position) -> int:
     return _ns(hands, trump, leader, trick, {})
 
 
-def memo_card_values(pos: Position) -> Dict[Card, int]:
+def memo_card_values(pos: Position) -> dict[Card, int]:
     """``{card: tricks for the side to move among the tricks left}`` in ``pos.legal_cards``
     order, like :func:`ddsolver.solver.solve`, by exact memoised minimax."""
     hands, trump, leader, trick = _state(pos)
     seat = (leader + len(trick)) % 4
     tl = pos.tricks_left
-    memo: Dict = {}
+    memo: dict = {}
     out = {}
     for card in pos.legal_cards:
         new = list(hands)

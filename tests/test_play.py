@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddsolver.cards import Card, Strain, Suit
+from ddsolver.cards import Card, Strain
 from ddsolver.deal import Deal, Hand, random_deal
 from ddsolver.errors import (
     BridgeError,
@@ -28,7 +28,7 @@ from ddsolver.errors import (
     RevokeError,
 )
 from ddsolver.play import Position, trick_winner
-from ddsolver.table import Seat, Side
+from ddsolver.table import Seat
 
 DATA = Path(__file__).parent / "data"
 POSITIONS = [json.loads(line) for line in (DATA / "solve_positions.jsonl").open()]
@@ -241,8 +241,8 @@ class TestPlayPop:
             assert pos.tricks_won == tuple(won)
         assert sum(pos.tricks_won) == 13
         assert pos.masks() == (0, 0, 0, 0)
-        assert len(pos.played) == 52 and set(pos.played) == set(
-            c for s in Seat for c in deal[s])
+        assert len(pos.played) == 52 and set(pos.played) == {
+            c for s in Seat for c in deal[s]}
         for snap in reversed(snaps):
             pos.pop()
             assert state(pos) == snap
