@@ -8,14 +8,14 @@ sampler draws hands that satisfy these constraints (next issue).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, Tuple
 
+from ai.bidding.constraints import HandConstraints
 from ddsolver.table import Seat
 
-from ai.bidding.constraints import MAX_HCP, HandConstraints
-
-__all__ = ["SeatInference", "infer", "combine", "normalise"]
+__all__ = ["SeatInference", "combine", "infer", "normalise"]
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import List, Optional, Sequence
+from typing import List, Optional
 
 from ddsolver.cards import Strain
 from ddsolver.deal import random_deals
 from ddsolver.scoring import imps, ns_score
-from ddsolver.table import Side, Vulnerability, board_dealer, board_vulnerability
+from ddsolver.table import Vulnerability, board_dealer, board_vulnerability
 
 _GAME = {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4,
          Strain.NOTRUMP: 3}
@@ -184,8 +185,7 @@ def main(argv=None) -> int:
     summary = summarise(results)
     if args.boards:
         with open(args.boards, "w") as fh:
-            for r in results:
-                fh.write(json.dumps(asdict(r)) + "\n")
+            fh.writelines(json.dumps(asdict(r)) + "\n" for r in results)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -6,14 +6,24 @@ import json
 
 import pytest
 
-from ai.bidding import (Explanation, Forcing, HandConstraints, StandardAmerican, bid_deal,
-                        has_stopper)
+from ai.bidding import (
+    Explanation,
+    Forcing,
+    HandConstraints,
+    StandardAmerican,
+    bid_deal,
+    has_stopper,
+)
 from ai.bidding.__main__ import main as cli_main
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Suit
 from ddsolver.deal import Deal, Hand
-from ddsolver.errors import (AuctionFinishedError, IllegalCallError, InvalidDealError,
-                             InvalidNotationError)
+from ddsolver.errors import (
+    AuctionFinishedError,
+    IllegalCallError,
+    InvalidDealError,
+    InvalidNotationError,
+)
 from ddsolver.table import Seat, Vulnerability
 
 SPEC_DEAL = ("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ai.bidding import HandConstraints, StandardAmerican
-from ai.inference import SeatInference, combine, infer, normalise
+from ai.inference import combine, infer, normalise
 from ddsolver.auction import Auction
 from ddsolver.cards import Suit
 from ddsolver.table import Seat

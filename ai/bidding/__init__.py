@@ -18,8 +18,19 @@ from .explanation import Explanation, Forcing
 from .rules import Context, Rule
 from .system import BiddingSystem, Hint
 
-__all__ = ["StandardAmerican", "BiddingSystem", "Explanation", "Forcing", "HandConstraints",
-           "Hint", "Rule", "Context", "has_stopper", "ace_count", "bid_deal"]
+__all__ = [
+    "BiddingSystem",
+    "Context",
+    "Explanation",
+    "Forcing",
+    "HandConstraints",
+    "Hint",
+    "Rule",
+    "StandardAmerican",
+    "ace_count",
+    "bid_deal",
+    "has_stopper",
+]
 
 
 class StandardAmerican(BiddingSystem):

@@ -15,7 +15,7 @@ from typing import FrozenSet, Optional, Tuple
 from ddsolver.cards import Rank, Suit
 from ddsolver.deal import Hand
 
-__all__ = ["HandConstraints", "has_stopper", "ace_count", "MAX_HCP"]
+__all__ = ["MAX_HCP", "HandConstraints", "ace_count", "has_stopper"]
 
 #: The most high-card points one hand can hold (four aces, kings, queens and a jack).
 MAX_HCP = 37
@@ -74,7 +74,7 @@ class HandConstraints:
     @classmethod
     def make(cls, hcp: Tuple[Optional[int], Optional[int]] = (None, None), *,
              clubs=None, diamonds=None, hearts=None, spades=None,
-             balanced: Optional[bool] = None, stoppers=(), aces=None) -> "HandConstraints":
+             balanced: Optional[bool] = None, stoppers=(), aces=None) -> HandConstraints:
         """Build constraints from optional bounds; a suit bound is ``(min, max)`` with
         ``None`` for an open end, or a single int meaning "at least".
         """
@@ -97,7 +97,7 @@ class HandConstraints:
         )
 
     def with_length(self, suit: Suit, lo: Optional[int] = None,
-                    hi: Optional[int] = None) -> "HandConstraints":
+                    hi: Optional[int] = None) -> HandConstraints:
         """A copy with the length range of ``suit`` narrowed to ``(lo, hi)``."""
         lengths = list(self.lengths)
         a, b = lengths[suit]
@@ -105,7 +105,7 @@ class HandConstraints:
         return HandConstraints(self.hcp, tuple(lengths), self.balanced, self.stoppers,
                                self.aces)
 
-    def with_hcp(self, lo: Optional[int] = None, hi: Optional[int] = None) -> "HandConstraints":
+    def with_hcp(self, lo: Optional[int] = None, hi: Optional[int] = None) -> HandConstraints:
         """A copy with the HCP range narrowed to ``(lo, hi)``."""
         a, b = self.hcp
         return HandConstraints((a if lo is None else max(a, lo), b if hi is None else min(b, hi)),
@@ -162,7 +162,7 @@ class HandConstraints:
         return out
 
     # -- algebra --------------------------------------------------------------------
-    def __and__(self, other: "HandConstraints") -> "HandConstraints":
+    def __and__(self, other: HandConstraints) -> HandConstraints:
         """Intersection: a hand must satisfy both (may be :attr:`is_empty`)."""
         if self.balanced is None:
             bal = other.balanced
@@ -185,7 +185,7 @@ class HandConstraints:
             aces=aces,
         )
 
-    def __or__(self, other: "HandConstraints") -> "HandConstraints":
+    def __or__(self, other: HandConstraints) -> HandConstraints:
         """Envelope: the tightest constraints that every hand satisfying either meets."""
         if self.balanced == other.balanced:
             bal = self.balanced
@@ -204,7 +204,7 @@ class HandConstraints:
             aces=aces,
         )
 
-    def contradicts(self, other: "HandConstraints") -> bool:
+    def contradicts(self, other: HandConstraints) -> bool:
         """Whether no hand can satisfy both."""
         both = self & other
         return both.is_empty or (self.balanced is not None and other.balanced is not None

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Optional, Tuple
+from typing import Tuple
 
 from .constraints import HandConstraints
 
-__all__ = ["Forcing", "Explanation"]
+__all__ = ["Explanation", "Forcing"]
 
 
 class Forcing(Enum):

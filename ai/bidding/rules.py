@@ -21,8 +21,9 @@ The pattern ``""`` (empty) matches when no one has bid yet (an opening position)
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from ddsolver.auction import Call
 from ddsolver.cards import Strain, Suit
@@ -32,7 +33,7 @@ from ddsolver.table import Seat
 from .constraints import MAX_HCP, HandConstraints
 from .explanation import Forcing
 
-__all__ = ["Context", "Pattern", "Rule", "Bindings", "SUIT_VARS"]
+__all__ = ["SUIT_VARS", "Bindings", "Context", "Pattern", "Rule"]
 
 Bindings = Dict[str, Strain]
 

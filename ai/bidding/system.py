@@ -21,10 +21,11 @@ the system".
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import List, Tuple
 
-from ddsolver.auction import Auction, Call, PASS
+from ddsolver.auction import PASS, Auction, Call
 from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 from ddsolver.errors import AuctionFinishedError, IllegalCallError, InvalidDealError
@@ -80,7 +81,7 @@ class BiddingSystem:
         self.defaults: Tuple[Rule, ...] = tuple(defaults)
         if name:
             self.name = name
-        self._cache: "OrderedDict[tuple, Explanation]" = OrderedDict()
+        self._cache: OrderedDict[tuple, Explanation] = OrderedDict()
         self._cache_size = 200_000
         #: calls made through the last-resort fallback (diagnostics; see tests)
         self.fallback_count = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ddsolver.cards import Rank, Strain, Suit
+from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 
 from ..constraints import has_stopper

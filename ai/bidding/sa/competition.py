@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from ddsolver.cards import Strain
 
-from .common import (F1, GF, NF, cheapest_level, good_suit, length, not_jump, rule,
-                     single_jump)
+from .common import F1, GF, cheapest_level, good_suit, length, not_jump, rule, single_jump
 
 H, S, D, C = Strain.HEARTS, Strain.SPADES, Strain.DIAMONDS, Strain.CLUBS
 
@@ -23,7 +22,6 @@ def _good(var):
 def _run_calls(ctx, b):
     """After their redouble: the cheapest bid in each suit but theirs."""
     from ddsolver.auction import Call
-    from .common import cheapest_level
     theirs = {c.strain for c in ctx.calls if c.is_bid}
     for s in (C, D, H, S):
         if s in theirs:
@@ -180,7 +178,8 @@ for p, forced in (("1x X P", True), ("2x X P", True), ("3x X P", True),
              "four or more {z}, invitational", priority=700, where=single_jump,
              prefer=_prefer_len("z")),
         rule("Notrump answer", p, f"{lvl}NT", {"hcp": (6, 10), "stop": "theirs"},
-             "stopper in their suit", priority=690, where=lambda ctx, b, call: lvl == 1),
+             "stopper in their suit", priority=690,
+             where=lambda ctx, b, call, one=(lvl == 1): one),
         rule("Notrump answer", p, "2NT", {"hcp": (11, 12), "stop": "theirs"},
              "stopper in their suit, invitational", priority=690),
         rule("Cheapest answer", p, (f"{lvl}z", f"{lvl + 1}z"), {"hcp": (0, 8), "z": 4},
@@ -241,7 +240,7 @@ COMPETITION += [
 
 # -- responder over interference -----------------------------------------------------------
 INT = ["1x +"]
-_major = lambda ctx, b, call: b["x"] in (H, S)  # noqa: E731
+_major = lambda ctx, b, call: b["x"] in (H, S)
 
 
 def _support(ctx, b):

@@ -7,9 +7,23 @@ from __future__ import annotations
 
 from ddsolver.cards import Strain
 
-from .common import (MAJORS, MINORS, SUITS, F1, NF, cheapest_level, length, my_last,
-                     not_jump, partner_has_bid, partner_last, pest, plen, pmax, pmin, rule,
-                     total_points)
+from .common import (
+    F1,
+    MAJORS,
+    NF,
+    SUITS,
+    cheapest_level,
+    length,
+    not_jump,
+    partner_has_bid,
+    partner_last,
+    pest,
+    plen,
+    pmax,
+    pmin,
+    rule,
+    total_points,
+)
 
 #: Distribution points a hand may add to its HCP in the judgement of the generic rules; the
 #: promised HCP range is widened by this much so that the explanation stays true.

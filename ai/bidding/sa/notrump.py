@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ddsolver.cards import Strain
 
-from .common import F1, GF, NF, length, rule
+from .common import F1, GF, length, rule
 
 
 def stayman_shape(hand) -> bool:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from ddsolver.cards import Strain
 
-from .common import (F1, GF, NF, good_suit, length, not_jump, rule, single_jump,
-                     total_points)
+from .common import F1, GF, NF, length, not_jump, rule, single_jump, total_points
 
 H, S, D, C = Strain.HEARTS, Strain.SPADES, Strain.DIAMONDS, Strain.CLUBS
 
@@ -90,7 +89,7 @@ RESPONSES += [
 
 # -- opener's rebid after a one-level response (also over an overcall) -------------------
 p = ["1x P 1y P", "1x P 1y B"]
-up = lambda ctx, b, call: call.strain > b["y"]  # noqa: E731
+up = lambda ctx, b, call: call.strain > b["y"]
 RESPONSES += [
     rule("Raise of responder's suit", p, "4y", {"hcp": (15, 21), "y": 4}, "four-card support",
          priority=720, where=lambda ctx, b, call: call.strain in (H, S),
@@ -127,7 +126,7 @@ RESPONSES += [
 
 # -- responder's rebid after opener's 1NT rebid (11-14 balanced) --------------------------
 p = "1x P 1y P 1NT P"
-_major_y = lambda ctx, b, call: b["y"] in (H, S)  # noqa: E731
+_major_y = lambda ctx, b, call: b["y"] in (H, S)
 RESPONSES += [
     rule("Major game", p, "4y", {"hcp": (10, 18), "y": 6}, "six or more cards, to play",
          priority=720, where=lambda ctx, b, call: call.strain in (H, S),

@@ -7,7 +7,7 @@ from ddsolver.auction import Call
 from ddsolver.cards import Strain
 
 from ..constraints import ace_count
-from .common import F1, SUITS, length, last_name, pest, plen, pmin, rho_passed, rule, total_points
+from .common import F1, SUITS, last_name, length, plen, pmin, rho_passed, rule, total_points
 
 BLACKWOOD = "Blackwood"
 ANSWER = "Blackwood answer"
