@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import List, Optional
+
+import numpy as np
 
 from ddsolver.cards import Strain
 from ddsolver.deal import random_deals
@@ -150,19 +153,46 @@ def format_table(s: dict) -> str:
     return "\n".join(out)
 
 
+def _load_cache(path: Optional[str]) -> dict:
+    cache = {}
+    if path and os.path.exists(path):
+        with open(path) as fh:
+            for line in fh:
+                if line.strip():
+                    row = json.loads(line)
+                    cache[row["pbn"]] = row["table"]
+    return cache
+
+
 def run(count: int = 1000, seed: int = 2024, threads: Optional[int] = None,
-        progress: bool = True) -> List[BoardResult]:
+        progress: bool = True, cache: Optional[str] = None) -> List[BoardResult]:
     """Bid and score ``count`` deals of ``random_deals(seed, count)`` with
     :class:`ai.bidding.StandardAmerican`, using :func:`ddsolver.solver.dd_tables` and
-    :func:`ddsolver.par.par`."""
+    :func:`ddsolver.par.par`.
+
+    :param cache: optional JSON-lines file of ``{"pbn", "table"}`` rows (tables as
+        ``(5, 4)`` lists, strains C,D,H,S,NT by declarer N,E,S,W) written by earlier runs
+        of this function; tables found there are not solved again, new ones are appended.
+    """
     from ai.bidding import StandardAmerican
     from ddsolver.par import par
     from ddsolver.solver import dd_tables
     deals = random_deals(seed, count)
+    known = _load_cache(cache)
+    missing = [d for d in deals if str(d) not in known]
     t0 = time.time()
-    tables = list(dd_tables(deals, threads=threads))
+    if missing:
+        solved = list(dd_tables(missing, threads=threads))
+        for d, t in zip(missing, solved):
+            known[str(d)] = t.to_array().tolist()
+        if cache:
+            with open(cache, "a") as fh:
+                for d in missing:
+                    fh.write(json.dumps({"pbn": str(d), "table": known[str(d)]}) + "\n")
+    tables = [np.array(known[str(d)]) for d in deals]
     if progress:
-        print(f"DD tables: {len(tables)} in {time.time() - t0:.1f} s", file=sys.stderr)
+        print(f"DD tables: {len(missing)} solved in {time.time() - t0:.1f} s, "
+              f"{count - len(missing)} from the cache", file=sys.stderr)
     system = StandardAmerican()
     out = []
     for i, (deal, table) in enumerate(zip(deals, tables)):
@@ -180,8 +210,10 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--boards", metavar="FILE", help="write every board as JSON lines")
+    ap.add_argument("--cache", metavar="FILE",
+                    help="JSON-lines cache of DD tables solved by earlier runs")
     args = ap.parse_args(argv)
-    results = run(args.deals, args.seed, args.threads)
+    results = run(args.deals, args.seed, args.threads, cache=args.cache)
     summary = summarise(results)
     if args.boards:
         with open(args.boards, "w") as fh:

@@ -1,0 +1,73 @@
+"""Tests of the bidding-quality benchmark (benchmarks/bidding_quality.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ai.bidding import StandardAmerican
+from benchmarks.bidding_quality import format_table, run, score_board, summarise
+from ddsolver.auction import Auction
+from ddsolver.deal import Deal
+from ddsolver.par import par
+from ddsolver.scoring import Contract, imps, ns_score
+from ddsolver.table import Seat, Vulnerability
+
+SPEC_DEAL = "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+
+
+def flat_table(ns: int):
+    """A table where N-S take ``ns`` tricks in every strain (E-W the rest)."""
+    arr = np.zeros((5, 4), dtype=int)
+    arr[:, 0] = arr[:, 2] = ns
+    arr[:, 1] = arr[:, 3] = 13 - ns
+    return arr
+
+
+def test_score_board_spec_deal():
+    deal = Deal.from_pbn(SPEC_DEAL)
+    table = flat_table(10)
+    vul = Vulnerability.NONE
+    p = par(table, vul, Seat.NORTH).score
+    r = score_board(1, deal, Seat.NORTH, vul, table, p, StandardAmerican())
+    auction = Auction(Seat.NORTH, r.auction.split())
+    assert auction.is_finished
+    contract = auction.contract
+    assert r.contract == str(contract)
+    assert r.tricks == 10
+    assert r.score == ns_score(contract, 10, vul)
+    assert r.imps == abs(imps(r.score - p))
+    assert r.game_makeable and not r.slam_makeable and not r.passed_out
+
+
+def test_missed_game_is_counted():
+    # a deal the system bids to a part-score, with a table saying game makes
+    deal = Deal.from_pbn(SPEC_DEAL)
+    table = flat_table(10)
+    r = score_board(1, deal, Seat.EAST, Vulnerability.NONE, table, 0, StandardAmerican())
+    c = Contract.from_str(r.contract) if r.contract != "Pass" else None
+    is_ns_game = (c is not None and r.contract[-1] in "NS"
+                  and c.level >= {0: 5, 1: 5, 2: 4, 3: 4, 4: 3}[int(c.strain)])
+    assert r.game_missed == (not is_ns_game)
+
+
+def test_summarise_and_table():
+    deal = Deal.from_pbn(SPEC_DEAL)
+    sa = StandardAmerican()
+    results = [score_board(i + 1, deal, Seat.NORTH, Vulnerability.NONE, flat_table(t), 0, sa)
+               for i, t in enumerate((10, 3, 12))]
+    s = summarise(results)
+    assert s["boards"] == 3
+    assert s["mean_imps_from_par"] == pytest.approx(sum(r.imps for r in results) / 3)
+    assert s["boards_with_makeable_slam"] == 1       # only the table with N-S 12 tricks
+    assert s["boards_with_makeable_game"] == 3       # N-S 10, E-W 10, N-S 12
+    text = format_table(s)
+    assert "mean IMPs per board from par" in text and text.count("\n") == 8
+
+
+@pytest.mark.slow
+def test_run_with_our_solver():
+    results = run(count=2, seed=2024, progress=False)
+    assert len(results) == 2
+    for r in results:
+        assert r.imps >= 0 and r.auction
