@@ -49,6 +49,17 @@ def _constructive(ctx, b):
     return partner_has_bid(ctx) and ctx.last_bid_ours and not _in_game_or_above(ctx)
 
 
+def _game_try_allowed(ctx, b):
+    """Partner has bid, we are not in game yet, and any bid of the opponents is below
+    game: the game and slam rules may apply even in competition."""
+    if not partner_has_bid(ctx) or _in_game_or_above(ctx):
+        return False
+    if ctx.last_bid_ours:
+        return True
+    last = ctx.last_bid
+    return last.level <= 3 and not (last.level == 3 and last.strain == Strain.NOTRUMP)
+
+
 def _in_game_or_above(ctx):
     last = ctx.last_bid
     if last is None:
@@ -227,13 +238,13 @@ GENERIC = [
     rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: SLAM - pest(c),
                                                lambda c, b: SLAM + 3 - pest(c)),
                                        "balanced": True}, "to play", priority=420,
-         when=_constructive, group="generic"),
+         when=_game_try_allowed, group="generic"),
     rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": _fit("M")},
-         "eight-card fit, values for game", priority=400, when=_constructive,
+         "eight-card fit, values for game", priority=400, when=_game_try_allowed,
          group="generic", judge=_tp_game("M")),
     rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": 6},
          "six or more {M}, values for game", priority=395, group="generic",
-         when=_constructive, judge=_tp_game("M"),
+         when=_game_try_allowed, judge=_tp_game("M"),
          where=lambda c, b, call: call.strain in _my_suits(c)),
     rule("Invitational rebid", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": 6},
          "six or more {M}, invites game", priority=295, group="generic",
@@ -241,11 +252,11 @@ GENERIC = [
          where=lambda c, b, call: call.strain in _my_suits(c)),
     rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_slam), "stop": "theirs",
                                        "H": _no_fit(H), "S": _no_fit(S)},
-         "values for game, no major fit", priority=390, when=_constructive, group="generic",
+         "values for game, no major fit", priority=390, when=_game_try_allowed, group="generic",
          judge=_tp_game()),
     rule("Minor game", None, "5m", {"hcp": (lambda c, b: 27 - pest(c) - DIST, _below_slam),
                                     "m": _fit("m")},
-         "fit, values for game", priority=380, when=_constructive, group="generic",
+         "fit, values for game", priority=380, when=_game_try_allowed, group="generic",
          judge=_tp_game("m", 27)),
     # -- invitations when partner is limited
     rule("Invitational raise", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": _fit("M")},
