@@ -248,7 +248,7 @@ GENERIC = [
          where=lambda c, b, call: call.strain in _my_suits(c)),
     rule("Invitational rebid", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": 6},
          "six or more {M}, invites game", priority=295, group="generic",
-         when=lambda c, b: _constructive(c, b) and _limited(c), judge=_tp_invite("M"),
+         when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite("M"),
          where=lambda c, b, call: call.strain in _my_suits(c)),
     rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_slam), "stop": "theirs",
                                        "H": _no_fit(H), "S": _no_fit(S)},
@@ -261,11 +261,11 @@ GENERIC = [
     # -- invitations when partner is limited
     rule("Invitational raise", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": _fit("M")},
          "invites game", priority=300, group="generic",
-         when=lambda c, b: _constructive(c, b) and _limited(c), judge=_tp_invite("M")),
+         when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite("M")),
     rule("Notrump invitation", None, "2NT", {"hcp": (_inv_lo, _inv_hi), "stop": "theirs",
                                              "H": _no_fit(H), "S": _no_fit(S)},
          "invites 3NT", priority=290, group="generic",
-         when=lambda c, b: _constructive(c, b) and _limited(c), judge=_tp_invite()),
+         when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite()),
     # -- part-score: move to a fit
     rule("Preference", None, ("2y", "3y"), {"hcp": (0, _inv_hi), "y": _fit("y")},
          "prefers {y}", priority=200, where=not_jump, group="generic",
