@@ -29,6 +29,8 @@ from .common import (
 #: promised HCP range is widened by this much so that the explanation stays true.
 DIST = 3
 GAME = 25
+#: Added to the combined points wanted for a penalty double.
+PENALTY_SHIFT = 2
 #: Invite when total points plus partner's estimate fall this far short of game.
 INVITE_BAND = 2
 SLAM = 32
@@ -133,7 +135,7 @@ def _compete_calls(ctx, b):
 def _penalty_need(ctx) -> int:
     """Combined HCP (mine plus partner's estimate) wanted to double their contract."""
     lv = ctx.last_bid.level
-    need = {1: 30, 2: 26, 3: 24, 4: 22}.get(lv, 21)
+    need = {1: 30, 2: 26, 3: 24, 4: 22}.get(lv, 21) + PENALTY_SHIFT
     strain = ctx.last_bid.strain
     both = {ctx.seat_of(i) for i, c in enumerate(ctx.calls)
             if c.is_bid and c.strain == strain and ctx.seat_of(i).side != ctx.seat.side}
