@@ -119,9 +119,13 @@ def _opp_last(ctx, b):
     return ctx.last_bid is not None and not ctx.last_bid_ours
 
 
+#: Trumps wanted to compete at level L: L + LOTT_TRUMPS (the law of total tricks: 6).
+LOTT_TRUMPS = 6
+
+
 def _lott(ctx, b):
     level = b.get("_level", 2)
-    return max(level + 6 - plen(ctx, b["y"]), 3)
+    return max(level + LOTT_TRUMPS - plen(ctx, b["y"]), 3)
 
 
 def _compete_calls(ctx, b):
