@@ -13,6 +13,7 @@ cdef struct TTEntry:
     uint8_t k[4]         # number of top cards of each suit whose owners matter
     int8_t lo            # lower bound on N-S tricks among the tricks left
     int8_t hi            # upper bound on N-S tricks among the tricks left
+    int8_t best          # the lead that cut off last time (suit * 16 + rank), -1 none
     int32_t next
 
 cdef struct TTKey:
@@ -48,6 +49,11 @@ cdef struct Ctx:
     int trick_rank[14][4]
     int win_idx[14][4]     # index of the winning card after pos+1 cards
     uint16_t agg[14][4]  # cards in play at the start of the trick with tl tricks left
+    int killer[14][4]    # last cut-off card (suit * 16 + rank) by tricks left and pos, -1 none
     uint64_t nodes
+    uint64_t probes
+    uint64_t hits
+    uint64_t qtcuts
     int use_tt
+    int hint             # best lead remembered by the table for the node being expanded
     TT tt

@@ -110,6 +110,8 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
     ei = tt.keys[ki].first
     while ei >= 0:
         e = &tt.entries[ei]
+        if e.best >= 0 and c.hint < 0:
+            c.hint = e.best
         if e.lo >= need or e.hi < need:
             if ((dist[0] & ((<uint32_t>1 << (2 * e.k[0])) - 1)) == e.pat[0]
                     and (dist[1] & ((<uint32_t>1 << (2 * e.k[1])) - 1)) == e.pat[1]
@@ -130,7 +132,7 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
 
 
 cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int success,
-                   uint16_t* wr) noexcept nogil:
+                   uint16_t* wr, int best) noexcept nogil:
     cdef TT* tt = &c.tt
     cdef int32_t ki, ei
     cdef uint32_t b
@@ -164,6 +166,8 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
                     e.lo = lo
                 if hi < e.hi:
                     e.hi = hi
+                if best >= 0:
+                    e.best = best
                 return
             ei = e.next
     if tt.nentries >= tt.max_entries or (ki < 0 and tt.nkeys >= tt.max_keys):
@@ -186,6 +190,7 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
         e.pat[s] = pat[s]
     e.lo = lo
     e.hi = hi
+    e.best = best
     e.next = tt.keys[ki].first
     tt.keys[ki].first = ei
 
@@ -254,16 +259,17 @@ cdef int last_trick(Ctx* c, int target, uint16_t* wr) noexcept nogil:
     return (c.ns_won + (1 if (wseat & 1) == 0 else 0)) >= target
 
 
-cdef int quick_tricks(Ctx* c, uint16_t* qwr) noexcept nogil:
-    """Tricks the leader's side surely wins by cashing the leader's top cards now.
+cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
+    """Tricks seat ``L``'s side surely wins by cashing ``L``'s top cards, ``L`` on lead.
 
-    Counts, per suit, the leader's cards higher than both opponents' cards.  In a suit
-    contract the leader first cashes top trumps; if the opponents may still hold trumps, only
-    one side suit is counted, for no more rounds than a trump-holding opponent can follow.
+    Counts, per suit, the cards of ``L`` higher than both opponents' cards, while ``L``'s
+    partner can follow low (stops before the partner would have to overtake).  In a suit
+    contract ``L`` first cashes top trumps; if the opponents may still hold trumps, only one
+    side suit is counted, for no more rounds than a trump-holding opponent can follow.
     ``qwr`` receives the cards relied on (the counted winners).
     """
-    cdef int L = c.leader, lho = (c.leader + 1) & 3, rho = (c.leader + 3) & 3
-    cdef int pard = (c.leader + 2) & 3, r
+    cdef int lho = (L + 1) & 3, rho = (L + 3) & 3
+    cdef int pard = (L + 2) & 3, r
     cdef int s, t = c.trump, total = 0, best = 0, bs = -1, k, rem_l, rem_r, n
     cdef int ks[4]
     cdef uint16_t kmask[4]
@@ -334,6 +340,65 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr) noexcept nogil:
             m &= ~(<uint16_t>(1 << dd_highest(m)))
             k -= 1
     return total
+
+
+cdef int trump_sure(Ctx* c, int X, uint16_t* qwr) noexcept nogil:
+    """Sure tricks of seat ``X``'s side from top trumps held in one hand: each trump of that
+    hand higher than every trump of the other side wins the trick it is played to."""
+    cdef int t = c.trump, h, n, best = 0
+    cdef uint16_t other, m
+    qwr[0] = 0; qwr[1] = 0; qwr[2] = 0; qwr[3] = 0
+    if t == 4:
+        return 0
+    other = c.hold[(X + 1) & 3][t] | c.hold[(X + 3) & 3][t]
+    for h in range(2):
+        m = c.hold[(X + 2 * h) & 3][t]
+        if other:
+            m &= <uint16_t>(~((1 << (dd_highest(other) + 1)) - 1))
+        n = dd_popcount(m)
+        if n > best:
+            best = n
+            qwr[t] = m
+    return best
+
+
+cdef int quick_tricks(Ctx* c, uint16_t* qwr) noexcept nogil:
+    """Sure tricks of the leader's side: the leader's cashable winners, or a low lead to
+    partner's winner followed by partner's cashable winners, or top trumps in one hand."""
+    cdef int L = c.leader, P = (c.leader + 2) & 3, lho = (c.leader + 1) & 3
+    cdef int rho = (c.leader + 3) & 3, s, t = c.trump, a, b = -1, ptop, cross = -1
+    cdef uint16_t bwr[4]
+    cdef uint16_t hp, hl, opp
+    a = cash_tricks(c, L, qwr)
+    for s in range(4):
+        hp = c.hold[P][s]
+        hl = c.hold[L][s]
+        if hp == 0 or hl == 0:
+            continue
+        ptop = dd_highest(hp)
+        opp = c.hold[lho][s] | c.hold[rho][s]
+        if opp and dd_highest(opp) > ptop:
+            continue
+        if dd_lowest(hl) > ptop:
+            continue
+        if t < 4 and s != t and (
+                (c.hold[lho][s] == 0 and c.hold[lho][t] != 0) or
+                (c.hold[rho][s] == 0 and c.hold[rho][t] != 0)):
+            continue
+        cross = s
+        break
+    if cross >= 0:
+        b = cash_tricks(c, P, bwr)
+        if b > a:
+            bwr[cross] |= <uint16_t>(1 << dd_highest(c.hold[P][cross]))
+            qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
+            a = b
+    if t < 4:
+        b = trump_sure(c, L, bwr)
+        if b > a:
+            qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
+            a = b
+    return a
 
 
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
@@ -415,6 +480,20 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                     moves[i].weight = 2 - moves[i].rank
             else:
                 moves[i].weight = 30 - moves[i].rank + dd_popcount(c.hold[seat][s])
+    # the lead that cut off in this position before (from the table) first
+    if c.hint >= 0:
+        for j in range(n):
+            if moves[j].suit == (c.hint >> 4):
+                if (moves[j].group >> (c.hint & 15)) & 1:
+                    moves[j].weight += 3000
+                    break
+    # the last cut-off card at this depth next
+    i = c.killer[c.tl][pos]
+    if i >= 0:
+        for j in range(n):
+            if moves[j].suit == (i >> 4) and (moves[j].group >> (i & 15)) & 1:
+                moves[j].weight += 0
+                break
     # insertion sort, heaviest first
     for i in range(1, n):
         tmp = moves[i]
@@ -434,6 +513,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef int seat, i, n, r, s, is_max, need = 0, w, idx, count, old_leader, old_ns
     cdef uint16_t cwr[4]
     cdef uint16_t acc[4]
+    cdef int skip_below[4]
     cdef Move moves[MAX_MOVES]
     cdef uint64_t lengths = 0
     cdef uint32_t dist[4]
@@ -453,22 +533,41 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         r = quick_tricks(c, wr)
         if (c.leader & 1) == 0:
             if r >= need:
+                c.qtcuts += 1
                 return 1
         elif c.tl - r < need:
+            c.qtcuts += 1
             return 0
+        if c.trump < 4:
+            # top trumps of the side not on lead
+            r = trump_sure(c, (c.leader + 1) & 3, wr)
+            if (c.leader & 1) == 0:
+                if c.tl - r < need:
+                    c.qtcuts += 1
+                    return 0
+            elif r >= need:
+                c.qtcuts += 1
+                return 1
         if c.use_tt:
             trick_keys(c, &lengths, dist)
+            c.hint = -1
+            c.probes += 1
             r = tt_lookup(c, lengths, dist, need, wr)
             if r >= 0:
+                c.hits += 1
                 return r
         seat = c.leader
     else:
         seat = (c.leader + pos) & 3
+        c.hint = -1
     is_max = (seat & 1) == 0
     n = gen_moves(c, pos, seat, moves)
     acc[0] = 0; acc[1] = 0; acc[2] = 0; acc[3] = 0
+    skip_below[0] = 0; skip_below[1] = 0; skip_below[2] = 0; skip_below[3] = 0
     for i in range(n):
         s = moves[i].suit
+        if moves[i].rank < skip_below[s]:
+            continue
         c.hold[seat][s] ^= <uint16_t>(1 << moves[i].rank)
         c.trick_suit[c.tl][pos] = s
         c.trick_rank[c.tl][pos] = moves[i].rank
@@ -504,16 +603,21 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         c.hold[seat][s] ^= <uint16_t>(1 << moves[i].rank)
         if r == is_max:
             wr[0] = cwr[0]; wr[1] = cwr[1]; wr[2] = cwr[2]; wr[3] = cwr[3]
+            c.killer[c.tl][pos] = s * 16 + moves[i].rank
             if pos == 0 and c.use_tt:
-                tt_store(c, lengths, dist, need, r, wr)
+                tt_store(c, lengths, dist, need, r, wr, s * 16 + moves[i].rank)
             return r
         acc[0] |= cwr[0]; acc[1] |= cwr[1]; acc[2] |= cwr[2]; acc[3] |= cwr[3]
         if moves[i].group & (moves[i].group - 1):
             acc[s] |= moves[i].group
+        # rank irrelevance: the answer did not depend on this card's rank nor on any lower
+        # card of the suit, so this hand's lower cards of the suit give the same answer
+        if (cwr[s] & <uint16_t>((1 << (moves[i].rank + 1)) - 1)) == 0:
+            skip_below[s] = moves[i].rank
     wr[0] = acc[0]; wr[1] = acc[1]; wr[2] = acc[2]; wr[3] = acc[3]
     r = 1 - is_max
     if pos == 0 and c.use_tt:
-        tt_store(c, lengths, dist, need, r, wr)
+        tt_store(c, lengths, dist, need, r, wr, -1)
     return r
 
 
@@ -589,6 +693,7 @@ cdef class Engine:
         self.has_table = 1
         self.ctx.use_tt = 1 if use_tt else 0
         self.ctx.trump = -1
+        memset(self.ctx.killer, 0xFF, sizeof(self.ctx.killer))
 
     def __dealloc__(self):
         if self.has_table:
@@ -603,6 +708,22 @@ cdef class Engine:
     def nodes(self):
         """Nodes searched since the engine was made (one per card tried and trick start)."""
         return self.ctx.nodes
+
+    @property
+    def stats(self):
+        """Counters: nodes, table probes and hits, quick-trick cutoffs, entries, resets."""
+        return {"nodes": self.ctx.nodes, "probes": self.ctx.probes, "hits": self.ctx.hits,
+                "qtcuts": self.ctx.qtcuts, "entries": self.ctx.tt.nentries,
+                "keys": self.ctx.tt.nkeys, "resets": self.ctx.tt.resets}
+
+    def entry_k_histogram(self):
+        """How many entries keep k cards of a suit, k = 0..13 (all suits pooled)."""
+        cdef int i, s
+        hist = [0] * 14
+        for i in range(self.ctx.tt.nentries):
+            for s in range(4):
+                hist[self.ctx.tt.entries[i].k[s]] += 1
+        return hist
 
     @property
     def table_entries(self):
