@@ -3,6 +3,7 @@
 See README.md for a tour.  Public names are re-exported here.
 """
 
+from .auction import DOUBLE, PASS, REDOUBLE, Auction, Call
 from .cards import Card, CardSet, Rank, Strain, Suit
 from .deal import Deal, Hand, random_deal, random_deals
 from .errors import (
@@ -14,11 +15,28 @@ from .errors import (
     InvalidDealError,
     InvalidNotationError,
     InvalidPositionError,
+    InvalidTableError,
     LINError,
     OutOfTurnError,
     PBNError,
     RevokeError,
+    ScoringError,
 )
+from .lin import read_lin
+from .par import ParContract, ParResult, par
+from .pbn import PBNGame, dumps_pbn, read_pbn, write_pbn
+from .play import Position, trick_winner
+from .scoring import (
+    ChicagoScore,
+    Contract,
+    RubberScore,
+    imps,
+    matchpoint_percentages,
+    matchpoints,
+    ns_score,
+    score,
+)
+from .solver import DDTable, Solver, dd_table, dd_tables, last_stats, solve, solve_best
 from .table import Seat, Side, Vulnerability, board_dealer, board_vulnerability
 
 __version__ = "0.1.0"

@@ -49,7 +49,6 @@ cdef struct Ctx:
     int trick_rank[14][4]
     int win_idx[14][4]     # index of the winning card after pos+1 cards
     uint16_t agg[14][4]  # cards in play at the start of the trick with tl tricks left
-    int killer[14][4]    # last cut-off card (suit * 16 + rank) by tricks left and pos, -1 none
     uint64_t nodes
     uint64_t probes
     uint64_t hits

@@ -487,13 +487,6 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                 if (moves[j].group >> (c.hint & 15)) & 1:
                     moves[j].weight += 3000
                     break
-    # the last cut-off card at this depth next
-    i = c.killer[c.tl][pos]
-    if i >= 0:
-        for j in range(n):
-            if moves[j].suit == (i >> 4) and (moves[j].group >> (i & 15)) & 1:
-                moves[j].weight += 0
-                break
     # insertion sort, heaviest first
     for i in range(1, n):
         tmp = moves[i]
@@ -603,7 +596,6 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         c.hold[seat][s] ^= <uint16_t>(1 << moves[i].rank)
         if r == is_max:
             wr[0] = cwr[0]; wr[1] = cwr[1]; wr[2] = cwr[2]; wr[3] = cwr[3]
-            c.killer[c.tl][pos] = s * 16 + moves[i].rank
             if pos == 0 and c.use_tt:
                 tt_store(c, lengths, dist, need, r, wr, s * 16 + moves[i].rank)
             return r
@@ -693,7 +685,6 @@ cdef class Engine:
         self.has_table = 1
         self.ctx.use_tt = 1 if use_tt else 0
         self.ctx.trump = -1
-        memset(self.ctx.killer, 0xFF, sizeof(self.ctx.killer))
 
     def __dealloc__(self):
         if self.has_table:
