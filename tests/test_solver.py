@@ -95,9 +95,17 @@ CI_POSITIONS = [p for p in POSITIONS if p["tricks_left"] <= CI_MAX_TRICKS_LEFT]
 # ---------------------------------------------------------------------------------------
 
 
+def test_spec_example_3nt_north_makes_10_one_solve():
+    """game.md: North declares 3NT, East leads, N-S take 10 tricks (one 52-card solve; the
+    whole table is checked in the slow test below)."""
+    pos = Position(SPEC, Strain.NOTRUMP, Seat.EAST)
+    assert solve_best(pos) == 3          # East-West's tricks: the side to move
+    assert Solver().ns_tricks(pos) == 10
+
+
+@pytest.mark.slow
 def test_spec_example_3nt_north_makes_10():
-    """game.md: North declares 3NT, East leads, N-S take 10 tricks (52-card table: slow
-    while the search is being tuned)."""
+    """game.md: North declares 3NT, East leads, N-S take 10 tricks (52-card table)."""
     table = dd_table(SPEC)
     assert isinstance(table, DDTable)
     assert table[Strain.NOTRUMP, Seat.NORTH] == 10
@@ -107,6 +115,7 @@ def test_spec_example_3nt_north_makes_10():
     assert arr[4, 0] == 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rec", DD_TABLES[:CI_TABLE_DEALS],
                          ids=[f"deal{r['id']}" for r in DD_TABLES[:CI_TABLE_DEALS]])
 def test_reference_tables_ci_subset(rec):
@@ -141,6 +150,7 @@ def list100():
     return read_dds_file(DATA / "list100.txt")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", LEAD_RECORDS)
 def test_fixed_opening_lead(list100, number):
     """Play each opening lead from the full deal, then solve the 51-card position: the best
