@@ -679,6 +679,8 @@ cdef class Engine:
 
     def __cinit__(self, int64_t memory_bytes=256 * 1024 * 1024, bint use_tt=True):
         memset(&self.ctx, 0, sizeof(Ctx))
+        if memory_bytes < 1024 * 1024:
+            raise ValueError(f"memory_bytes must be at least 1 MiB, got {memory_bytes}")
         self.memory_bytes = memory_bytes
         if tt_init(&self.ctx.tt, memory_bytes) != 0:
             raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes")
@@ -741,10 +743,33 @@ cdef class Engine:
 
         The caller (``ddsolver.solver``) has validated the position.
         """
-        cdef int h, s, i, idx
+        cdef int h, s, i, idx, k, want
         cdef uint64_t m
+        cdef uint16_t held
         if trump < 0 or trump > 4 or leader < 0 or leader > 3 or len(trick) > 3:
             raise ValueError("invalid trump, leader or trick")
+        if len(hands) != 4:
+            raise ValueError(f"need 4 hands, got {len(hands)}")
+        trick = [tuple(t) for t in trick]
+        for t in trick:
+            if len(t) != 2 or not (0 <= t[0] <= 3) or not (2 <= t[1] <= 14):
+                raise ValueError(f"invalid trick card {t!r}: need (suit 0..3, rank 2..14)")
+        if len(set(trick)) != len(trick):
+            raise ValueError("a card appears twice in the current trick")
+        for t in trick:
+            for h in range(4):
+                if (int(hands[h]) >> (16 * t[0] + t[1])) & 1:
+                    raise ValueError(f"trick card {t!r} is also held by seat {h}")
+        k = len(trick)
+        want = -1
+        for i in range(4):
+            h = (leader + i) & 3
+            n = bin(int(hands[h]) & 0x7FFC7FFC7FFC7FFC).count("1") + (1 if i < k else 0)
+            if want < 0:
+                want = n
+            if n != want or n > 13:
+                raise ValueError("hand sizes do not fit the current trick "
+                                 "(the leader's count, less one for each card already played)")
         if trump != self.ctx.trump:
             tt_clear(&self.ctx.tt)
             self.ctx.trump = trump
@@ -795,7 +820,16 @@ cdef class Engine:
         """N-S tricks among the tricks left (current one included) after the player to
         move plays ``(suit, rank)``, then all play double-dummy."""
         cdef Ctx saved
-        cdef int newpos, v, g = guess, won
+        cdef int newpos, v, g = guess, won, lead
+        cdef int seat = (self.ctx.leader + self.pos) & 3
+        if not (0 <= suit <= 3) or not (2 <= rank <= 14) or self.ctx.tl < 1:
+            raise ValueError(f"invalid card (suit {suit}, rank {rank})")
+        if not (self.ctx.hold[seat][suit] >> rank) & 1:
+            raise ValueError(f"seat {seat} does not hold (suit {suit}, rank {rank})")
+        if self.pos > 0:
+            lead = self.ctx.trick_suit[self.ctx.tl][0]
+            if suit != lead and self.ctx.hold[seat][lead]:
+                raise ValueError(f"seat {seat} must follow suit {lead}")
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
         with nogil:
             newpos = play_card(&self.ctx, self.pos, suit, rank)

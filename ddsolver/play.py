@@ -14,6 +14,7 @@ from .deal import Deal, Hand
 from .errors import (
     CardNotHeldError,
     InvalidDealError,
+    InvalidNotationError,
     InvalidPositionError,
     OutOfTurnError,
     RevokeError,
@@ -241,9 +242,12 @@ class Position:
         :raises OutOfTurnError: ``seat`` is not the seat to move, or the play is over.
         :raises CardNotHeldError: the seat to move does not hold ``card``.
         :raises RevokeError: ``card`` does not follow suit although the seat can.
+        :raises InvalidNotationError: ``card`` is neither a Card nor card text.
         """
         if isinstance(card, str):
             card = Card.from_str(card)
+        elif not isinstance(card, Card):
+            raise InvalidNotationError(f"not a card: {card!r}")
         mover = self.to_move
         if self.is_finished:
             raise OutOfTurnError(f"the play is over: {card} cannot be played")

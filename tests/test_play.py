@@ -437,3 +437,13 @@ class TestPositionErrors:
             Position(SPEC, 7, Seat.EAST)
         with pytest.raises(InvalidPositionError):
             Position(SPEC, Strain.NOTRUMP, 9)
+
+
+def test_play_rejects_a_non_card():
+    from ddsolver.errors import InvalidNotationError
+    pos = Position(Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"),
+                   Strain.NOTRUMP, Seat.EAST)
+    for bad in (None, 7, ("S", "A")):
+        with pytest.raises(InvalidNotationError):
+            pos.play(bad)
+    assert len(pos.legal_cards) == 13

@@ -724,8 +724,7 @@ def test_engine_usable_after_rejection():
     assert "VALUE 1" in out.stdout
 
 
-# Known crashes / unchecked input in the engine, reported to the lead.  strict=True: once
-# fixed these XPASS and fail, so that the marker is removed.
+# Input the engine once failed to check (crashes or garbage): each must now raise.
 _CRASHERS = {
     "three_hands": "e.set_position(FOUR[:3], 4, 0, ())",
     "short_trick_entry": "e.set_position(FOUR, 4, 0, [(0,)])",
@@ -742,7 +741,6 @@ _CRASHERS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="engine input not validated; reported to the lead")
 @pytest.mark.parametrize("name", sorted(_CRASHERS))
 def test_engine_unvalidated_input_raises(name):
     _assert_raised(f"expect((ValueError, MemoryError), lambda: {_CRASHERS[name]})",
