@@ -627,15 +627,17 @@ class TestBadInput:
 
 # ---------------------------------------------------------------------------------------
 # the compiled engine on odd input (each probe in a child process: a crash must not take
-# the test run down).  Findings (reported to the lead):
-#   * trump/leader out of range, 4 trick cards, 0 or 14+ tricks for the leader: ValueError.
+# the test run down).  What the engine does:
+#   * trump/leader out of range, 4 trick cards, hand sizes that do not fit the trick, fewer
+#     than 4 hands, malformed or out-of-range trick cards, a trick card also held, a card
+#     to play that is not held or revokes, memory below 1 MiB: ValueError.
 #   * masks: bits outside ranks 2..14 (bits 0, 1, 15 of a suit) are ignored; overlapping
-#     masks give some number without crashing; negative or > 64-bit masks: OverflowError.
-#   * CRASH (segfault): fewer than 4 hands; a trick entry with fewer than 2 numbers; a
-#     non-leader hand with more than MAX_MOVES (14) groups of moves (possible only with
-#     overlapping or oversized hands).  Out-of-range trick suits/ranks and ns_tricks_after
-#     with a card not held are accepted silently (out-of-bounds writes in the C context).
-#     Engine(memory_bytes < 0) allocates ~16 GiB of address space instead of refusing.
+#     masks (same card in two hands) are accepted and give some number in range without
+#     crashing (Position rejects them first); negative or > 64-bit masks: OverflowError.
+#   * Before commit a41cf0c these crashed (segfault) or wrote out of bounds: fewer than 4
+#     hands, a short trick entry, oversized hands with more than 14 move groups,
+#     out-of-range trick cards, ns_tricks_after with a card not held; Engine(-5) reserved
+#     ~16 GiB.  _CRASHERS below keeps them covered.
 # ---------------------------------------------------------------------------------------
 
 _PRELUDE = """
@@ -745,3 +747,65 @@ _CRASHERS = {
 def test_engine_unvalidated_input_raises(name):
     _assert_raised(f"expect((ValueError, MemoryError), lambda: {_CRASHERS[name]})",
                    exc="ValueError")
+
+
+_FUZZ = """
+import random
+rng = random.Random(SEED)
+accepted = rejected = 0
+for _ in range(COUNT):
+    n = rng.randrange(1, 6)
+    deck = [(s, r) for s in range(4) for r in range(2, 15)]
+    rng.shuffle(deck)
+    hands = [set(deck[i * n:(i + 1) * n]) for i in range(4)]
+    leader = rng.randrange(4)
+    trick = []
+    for i in range(rng.randrange(4)):
+        seat = (leader + i) % 4
+        c = rng.choice(sorted(hands[seat]))
+        hands[seat].discard(c)
+        trick.append(c)
+    kind = rng.randrange(6)
+    if kind == 1:                       # a card of one hand copied into another
+        a, b = rng.sample(range(4), 2)
+        if hands[a] and hands[b]:
+            hands[a].discard(rng.choice(sorted(hands[a])))
+            hands[a].add(rng.choice(sorted(hands[b])))
+    elif kind == 2 and trick:           # a trick card also held
+        h = rng.randrange(4)
+        if hands[h]:
+            hands[h].discard(rng.choice(sorted(hands[h])))
+            hands[h].add(rng.choice(trick))
+    elif kind == 3 and len(trick) > 1:  # a revoke inside the trick
+        trick[1] = (rng.randrange(4), trick[1][1])
+    masks = [sum(1 << (16 * s + r) for s, r in h) for h in hands]
+    if kind == 4:                       # stray bits
+        masks = [m | rng.choice([1, 2, 1 << 15, 1 << 31, 1 << 63]) for m in masks]
+    if kind == 5:                       # junk arguments
+        trick = trick + [(rng.randrange(-2, 9), rng.randrange(-2, 40))]
+    try:
+        e.set_position(masks, rng.randrange(5), leader, trick)
+    except (ValueError, OverflowError):
+        rejected += 1
+        continue
+    tl = max(bin(m & 0x7FFC7FFC7FFC7FFC).count("1") for m in masks) + (1 if trick else 0)
+    assert 0 <= e.ns_tricks(rng.randrange(-3, 15)) <= tl
+    for s, r, g in e.groups():
+        assert 0 <= e.ns_tricks_after(s, r, rng.randrange(-2, 14)) <= tl
+    try:
+        e.ns_tricks_after(rng.randrange(-2, 6), rng.randrange(-2, 20))
+    except ValueError:
+        pass
+    accepted += 1
+print("FUZZ", accepted, rejected)
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_engine_fuzz_does_not_crash(seed):
+    """Random small positions, some made inconsistent on purpose: the engine either raises
+    ValueError/OverflowError or answers within range; it never crashes."""
+    out = _probe(_FUZZ.replace("SEED", str(seed)).replace("COUNT", "400"))
+    assert out.returncode == 0, f"engine crashed (return code {out.returncode}): {out.stderr}"
+    accepted, rejected = (int(x) for x in out.stdout.split()[-2:])
+    assert accepted > 100 and rejected > 20
