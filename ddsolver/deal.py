@@ -211,13 +211,15 @@ class Deal:
 
     # -- notation ---------------------------------------------------------------------
     @classmethod
-    def from_pbn(cls, text: str, *, complete: Optional[bool] = None) -> "Deal":
+    def from_pbn(cls, text: str, *, complete: Optional[bool] = None,
+                 equal_lengths: bool = True) -> "Deal":
         """Parse PBN deal notation with any first seat (``N:``, ``E:``, ``S:``, ``W:``).
 
         A missing first seat means North.  ``-`` is an unknown hand.  With ``complete``
         left as ``None``, a deal whose known hands all have 13 cards is checked as complete
         (no card may be missing when all four hands are known); otherwise it is accepted as
-        an ending with equal hand sizes.
+        an ending with equal hand sizes (``equal_lengths=False`` also accepts the unequal
+        sizes of a position partway through a trick).
 
         :raises InvalidNotationError: for a bad seat letter or rank.
         :raises InvalidDealError: for duplicate cards, wrong hand counts or sizes.
@@ -238,7 +240,7 @@ class Deal:
             hands[seat] = None if part == "-" else Hand.from_pbn(part)
         if complete is None:
             complete = all(h is not None and len(h) == 13 for h in hands)
-        return cls(hands, complete=complete)
+        return cls(hands, complete=complete, equal_lengths=equal_lengths)
 
     def to_pbn(self, first: Seat = Seat.NORTH) -> str:
         """PBN deal notation starting with ``first`` (North by default)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .cards import Card, Strain, Suit, cards_of_mask
+from .cards import Card, Strain, cards_of_mask
 from .deal import Deal, Hand
 from .errors import (
     CardNotHeldError,
@@ -19,7 +19,7 @@ from .errors import (
     OutOfTurnError,
     RevokeError,
 )
-from .table import Seat, Side
+from .table import Seat
 
 __all__ = ["Position", "trick_winner"]
 
@@ -105,7 +105,7 @@ class Position:
         if isinstance(hands, Deal):
             hand_list = list(hands.hands)
         elif isinstance(hands, str):
-            hand_list = _parse_pbn_unequal(hands)
+            hand_list = list(Deal.from_pbn(hands, complete=False, equal_lengths=False).hands)
         elif isinstance(hands, Mapping):
             hand_list = [hands.get(s, hands.get(s.letter)) for s in Seat]
         else:
@@ -307,17 +307,3 @@ class Position:
         return (f"<Position {self.remaining_deal().to_pbn()} trump={self._trump.letter} "
                 f"leader={self._leader.letter} trick=[{trick}] to_move={self.to_move.letter}>")
 
-
-def _parse_pbn_unequal(text: str) -> List[Optional[Hand]]:
-    deal = text.strip()
-    first = Seat.NORTH
-    if len(deal) >= 2 and deal[1] == ":":
-        first = Seat.from_str(deal[0])
-        deal = deal[2:]
-    parts = deal.split()
-    if len(parts) != 4:
-        raise InvalidDealError(f"deal {text!r} must have 4 hands, found {len(parts)}")
-    hands: List[Optional[Hand]] = [None] * 4
-    for i, part in enumerate(parts):
-        hands[first.next(i)] = None if part == "-" else Hand.from_pbn(part)
-    return hands

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Dict, Iterable, List, Optional, Sequence, Union
+from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
@@ -287,4 +287,4 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
         return out
     finally:
         if own:
-            executor.shutdown()
+            executor.shutdown(cancel_futures=True)
