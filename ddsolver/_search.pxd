@@ -53,6 +53,9 @@ cdef struct Ctx:
     uint64_t probes
     uint64_t hits
     uint64_t qtcuts
+    uint64_t tl_nodes[14]   # nodes by tricks left (trick starts and cards)
+    uint64_t tl_probes[14]
+    uint64_t tl_hits[14]
     int use_tt
     int hint             # best lead remembered by the table for the node being expanded
     TT tt

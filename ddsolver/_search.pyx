@@ -342,9 +342,10 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
     return total
 
 
-cdef int trump_sure(Ctx* c, int X, uint16_t* qwr) noexcept nogil:
+cdef int trump_sure(Ctx* c, int X, uint16_t* qwr, int want) noexcept nogil:
     """Sure tricks of seat ``X``'s side from top trumps held in one hand: each trump of that
-    hand higher than every trump of the other side wins the trick it is played to."""
+    hand higher than every trump of the other side wins the trick it is played to.  When
+    there are more than ``want``, only the top ``want`` are relied on and counted."""
     cdef int t = c.trump, h, n, best = 0
     cdef uint16_t other, m
     qwr[0] = 0; qwr[1] = 0; qwr[2] = 0; qwr[3] = 0
@@ -359,14 +360,40 @@ cdef int trump_sure(Ctx* c, int X, uint16_t* qwr) noexcept nogil:
         if n > best:
             best = n
             qwr[t] = m
+    while best > want and best > 0:
+        qwr[t] &= qwr[t] - 1
+        best -= 1
     return best
 
 
-cdef int quick_tricks(Ctx* c, uint16_t* qwr) noexcept nogil:
+cdef inline int trim_winners(uint16_t* qwr, int excess, int keep_suit, int keep_top) noexcept nogil:
+    """Drop up to ``excess`` counted winners, lowest first, from the suits other than
+    ``keep_suit``; in suit ``keep_top`` the highest relied-on card stays.  Each counted
+    winner of a suit is one of the top cards relied on there, so relying on fewer of them
+    still proves that many fewer tricks.  Returns how many were dropped."""
+    cdef int s, dropped = 0
+    for s in range(4):
+        if s == keep_suit:
+            continue
+        while excess > 0 and qwr[s]:
+            if s == keep_top and (qwr[s] & (qwr[s] - 1)) == 0:
+                break
+            qwr[s] &= qwr[s] - 1
+            excess -= 1
+            dropped += 1
+    return dropped
+
+
+cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     """Sure tricks of the leader's side: the leader's cashable winners, or a low lead to
-    partner's winner followed by partner's cashable winners, or top trumps in one hand."""
+    partner's winner followed by partner's cashable winners, or top trumps in one hand.
+
+    When the count reaches ``want``, ``qwr`` keeps only enough of the counted winners to
+    prove ``want`` tricks (a smaller set of relied-on cards generalises better in the
+    table); the return value is then the proven count."""
     cdef int L = c.leader, P = (c.leader + 2) & 3, lho = (c.leader + 1) & 3
     cdef int rho = (c.leader + 3) & 3, s, t = c.trump, a, b = -1, ptop, cross = -1
+    cdef int which = 0
     cdef uint16_t bwr[4]
     cdef uint16_t hp, hl, opp
     a = cash_tricks(c, L, qwr)
@@ -393,11 +420,15 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr) noexcept nogil:
             bwr[cross] |= <uint16_t>(1 << dd_highest(c.hold[P][cross]))
             qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
             a = b
+            which = 1
     if t < 4:
-        b = trump_sure(c, L, bwr)
-        if b > a:
+        b = trump_sure(c, L, bwr, want)
+        if b > a or (b >= want and a >= want):
             qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
-            a = b
+            return b
+    if a > want:
+        # in a suit contract the trumps counted decide which side suits count: keep them
+        a -= trim_winners(qwr, a - want, t if t < 4 else -1, cross if which == 1 else -1)
     return a
 
 
@@ -511,6 +542,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef uint64_t lengths = 0
     cdef uint32_t dist[4]
     c.nodes += 1
+    c.tl_nodes[c.tl] += 1
     if pos == 0:
         if c.ns_won >= target:
             wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
@@ -523,7 +555,10 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         for s in range(4):
             c.agg[c.tl][s] = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
         need = target - c.ns_won
-        r = quick_tricks(c, wr)
+        if (c.leader & 1) == 0:
+            r = quick_tricks(c, wr, need)
+        else:
+            r = quick_tricks(c, wr, c.tl - need + 1)
         if (c.leader & 1) == 0:
             if r >= need:
                 c.qtcuts += 1
@@ -533,7 +568,10 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             return 0
         if c.trump < 4:
             # top trumps of the side not on lead
-            r = trump_sure(c, (c.leader + 1) & 3, wr)
+            if (c.leader & 1) == 0:
+                r = trump_sure(c, (c.leader + 1) & 3, wr, c.tl - need + 1)
+            else:
+                r = trump_sure(c, (c.leader + 1) & 3, wr, need)
             if (c.leader & 1) == 0:
                 if c.tl - r < need:
                     c.qtcuts += 1
@@ -545,9 +583,11 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             trick_keys(c, &lengths, dist)
             c.hint = -1
             c.probes += 1
+            c.tl_probes[c.tl] += 1
             r = tt_lookup(c, lengths, dist, need, wr)
             if r >= 0:
                 c.hits += 1
+                c.tl_hits[c.tl] += 1
                 return r
         seat = c.leader
     else:
@@ -600,12 +640,21 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
                 tt_store(c, lengths, dist, need, r, wr, s * 16 + moves[i].rank)
             return r
         acc[0] |= cwr[0]; acc[1] |= cwr[1]; acc[2] |= cwr[2]; acc[3] |= cwr[3]
-        if moves[i].group & (moves[i].group - 1):
-            acc[s] |= moves[i].group
         # rank irrelevance: the answer did not depend on this card's rank nor on any lower
         # card of the suit, so this hand's lower cards of the suit give the same answer
         if (cwr[s] & <uint16_t>((1 << (moves[i].rank + 1)) - 1)) == 0:
             skip_below[s] = moves[i].rank
+    # A group searched through its lowest card stands for its other cards only while they
+    # stay adjacent: when the relied-on cards of the suit reach into the group but not down
+    # to its lowest card, rely on the lowest card too (groups above every relied-on card keep
+    # their ownership; groups wholly below are small cards, all equivalent).  Highest group
+    # first, since each addition lowers the suit's threshold.
+    for i in range(n):
+        s = moves[i].suit
+        if (moves[i].group & (moves[i].group - 1)) and acc[s]:
+            if (dd_highest(moves[i].group) >= dd_lowest(acc[s])
+                    and moves[i].rank < dd_lowest(acc[s])):
+                acc[s] |= <uint16_t>(1 << moves[i].rank)
     wr[0] = acc[0]; wr[1] = acc[1]; wr[2] = acc[2]; wr[3] = acc[3]
     r = 1 - is_max
     if pos == 0 and c.use_tt:
@@ -707,7 +756,10 @@ cdef class Engine:
         """Counters: nodes, table probes and hits, quick-trick cutoffs, entries, resets."""
         return {"nodes": self.ctx.nodes, "probes": self.ctx.probes, "hits": self.ctx.hits,
                 "qtcuts": self.ctx.qtcuts, "entries": self.ctx.tt.nentries,
-                "keys": self.ctx.tt.nkeys, "resets": self.ctx.tt.resets}
+                "keys": self.ctx.tt.nkeys, "resets": self.ctx.tt.resets,
+                "tl_nodes": [self.ctx.tl_nodes[i] for i in range(14)],
+                "tl_probes": [self.ctx.tl_probes[i] for i in range(14)],
+                "tl_hits": [self.ctx.tl_hits[i] for i in range(14)]}
 
     def entry_k_histogram(self):
         """How many entries keep k cards of a suit, k = 0..13 (all suits pooled)."""
