@@ -8,29 +8,38 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 cdef enum:
     MAX_MOVES = 14
 
+cdef enum:
+    BLOCK_ENTRIES = 8    # entries of one key are kept together, in blocks of this many
+
 cdef struct TTEntry:
     uint32_t pat[4]      # owners of the top k[s] cards of each suit, 2 bits a card, top first
     uint8_t k[4]         # number of top cards of each suit whose owners matter
     int8_t lo            # lower bound on N-S tricks among the tricks left
     int8_t hi            # upper bound on N-S tricks among the tricks left
     int8_t best          # the lead that cut off last time (suit * 16 + rank), -1 none
-    int32_t next
+    int8_t pad
+
+cdef struct TTBlock:
+    TTEntry e[BLOCK_ENTRIES]
+    int32_t n            # entries used
+    int32_t next         # next (older) block of the same key, -1 at the end
 
 cdef struct TTKey:
     uint64_t lengths     # 16 suit lengths, 4 bits each: (seat * 4 + suit) * 4
     int32_t leader
-    int32_t first        # first entry (index into entries), -1 when none
+    int32_t first        # newest block of this key (index into blocks), -1 when none
     int32_t next         # next key in the same bucket, -1 at the end
 
 cdef struct TT:
     int32_t *buckets
     TTKey *keys
-    TTEntry *entries
+    TTBlock *blocks
     int32_t bucket_bits
     int32_t nkeys
     int32_t max_keys
-    int32_t nentries
-    int32_t max_entries
+    int32_t nblocks
+    int32_t max_blocks
+    int64_t nentries
     int64_t resets
 
 cdef struct Move:
@@ -56,6 +65,8 @@ cdef struct Ctx:
     uint64_t tl_nodes[14]   # nodes by tricks left (trick starts and cards)
     uint64_t tl_probes[14]
     uint64_t tl_hits[14]
+    uint64_t cut_at[4][4]   # [pos][index of the cutting move, 3 = later]
+    uint64_t fails[4]       # nodes where every move failed, by pos
     int use_tt
     int hint             # best lead remembered by the table for the node being expanded
     TT tt

@@ -49,14 +49,14 @@ cdef int tt_init(TT* tt, int64_t memory_bytes) noexcept nogil:
     while (1 << (bits + 1)) <= tt.max_keys and bits < 26:
         bits += 1
     tt.bucket_bits = bits
-    tt.max_entries = <int32_t>(budget_entries // sizeof(TTEntry))
-    if tt.max_entries < 4096:
-        tt.max_entries = 4096
+    tt.max_blocks = <int32_t>(budget_entries // sizeof(TTBlock))
+    if tt.max_blocks < 512:
+        tt.max_blocks = 512
     tt.buckets = <int32_t*>malloc(sizeof(int32_t) * (1 << bits))
     tt.keys = <TTKey*>malloc(sizeof(TTKey) * tt.max_keys)
-    tt.entries = <TTEntry*>malloc(sizeof(TTEntry) * tt.max_entries)
+    tt.blocks = <TTBlock*>malloc(sizeof(TTBlock) * tt.max_blocks)
     tt.resets = 0
-    if tt.buckets == NULL or tt.keys == NULL or tt.entries == NULL:
+    if tt.buckets == NULL or tt.keys == NULL or tt.blocks == NULL:
         tt_free(tt)
         return -1
     tt_clear(tt)
@@ -67,16 +67,17 @@ cdef int tt_init(TT* tt, int64_t memory_bytes) noexcept nogil:
 cdef void tt_free(TT* tt) noexcept nogil:
     free(tt.buckets)
     free(tt.keys)
-    free(tt.entries)
+    free(tt.blocks)
     tt.buckets = NULL
     tt.keys = NULL
-    tt.entries = NULL
+    tt.blocks = NULL
 
 
 cdef void tt_clear(TT* tt) noexcept nogil:
     memset(tt.buckets, 0xFF, sizeof(int32_t) * (1 << tt.bucket_bits))
     tt.nkeys = 0
     tt.nentries = 0
+    tt.nblocks = 0
     tt.resets += 1
 
 
@@ -96,27 +97,33 @@ cdef inline int32_t tt_find_key(TT* tt, uint64_t lengths, int leader) noexcept n
     return -1
 
 
+cdef inline int entry_matches(TTEntry* e, uint32_t* dist) noexcept nogil:
+    return ((dist[0] & ((<uint32_t>1 << (2 * e.k[0])) - 1)) == e.pat[0]
+            and (dist[1] & ((<uint32_t>1 << (2 * e.k[1])) - 1)) == e.pat[1]
+            and (dist[2] & ((<uint32_t>1 << (2 * e.k[2])) - 1)) == e.pat[2]
+            and (dist[3] & ((<uint32_t>1 << (2 * e.k[3])) - 1)) == e.pat[3])
+
+
 cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
                    uint16_t* wr) noexcept nogil:
     """1: N-S surely reach ``need``; 0: surely not; -1: no answer.  Sets ``wr``."""
     cdef TT* tt = &c.tt
     cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
-    cdef int32_t ei
+    cdef int32_t bi
+    cdef TTBlock* blk
     cdef TTEntry* e
-    cdef int s, k
+    cdef int s, k, j
     cdef uint16_t a
     if ki < 0:
         return -1
-    ei = tt.keys[ki].first
-    while ei >= 0:
-        e = &tt.entries[ei]
-        if e.best >= 0 and c.hint < 0:
-            c.hint = e.best
-        if e.lo >= need or e.hi < need:
-            if ((dist[0] & ((<uint32_t>1 << (2 * e.k[0])) - 1)) == e.pat[0]
-                    and (dist[1] & ((<uint32_t>1 << (2 * e.k[1])) - 1)) == e.pat[1]
-                    and (dist[2] & ((<uint32_t>1 << (2 * e.k[2])) - 1)) == e.pat[2]
-                    and (dist[3] & ((<uint32_t>1 << (2 * e.k[3])) - 1)) == e.pat[3]):
+    bi = tt.keys[ki].first
+    while bi >= 0:
+        blk = &tt.blocks[bi]
+        for j in range(blk.n - 1, -1, -1):
+            e = &blk.e[j]
+            if e.best >= 0 and c.hint < 0:
+                c.hint = e.best
+            if (e.lo >= need or e.hi < need) and entry_matches(e, dist):
                 for s in range(4):
                     # the top k cards in play of suit s
                     a = c.agg[c.tl][s]
@@ -127,19 +134,20 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
                         a &= ~(<uint16_t>(1 << dd_highest(a)))
                         k -= 1
                 return 1 if e.lo >= need else 0
-        ei = e.next
+        bi = blk.next
     return -1
 
 
 cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int success,
                    uint16_t* wr, int best) noexcept nogil:
     cdef TT* tt = &c.tt
-    cdef int32_t ki, ei
+    cdef int32_t ki, bi
     cdef uint32_t b
+    cdef TTBlock* blk
     cdef TTEntry* e
     cdef uint8_t k[4]
     cdef uint32_t pat[4]
-    cdef int s, lo, hi
+    cdef int s, lo, hi, j
     cdef uint16_t a
     for s in range(4):
         if wr[s]:
@@ -156,43 +164,54 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
         hi = need - 1
     ki = tt_find_key(tt, lengths, c.leader)
     if ki >= 0:
-        ei = tt.keys[ki].first
-        while ei >= 0:
-            e = &tt.entries[ei]
-            if (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2] and e.k[3] == k[3]
-                    and e.pat[0] == pat[0] and e.pat[1] == pat[1] and e.pat[2] == pat[2]
-                    and e.pat[3] == pat[3]):
-                if lo > e.lo:
-                    e.lo = lo
-                if hi < e.hi:
-                    e.hi = hi
-                if best >= 0:
-                    e.best = best
-                return
-            ei = e.next
-    if tt.nentries >= tt.max_entries or (ki < 0 and tt.nkeys >= tt.max_keys):
+        bi = tt.keys[ki].first
+        while bi >= 0:
+            blk = &tt.blocks[bi]
+            for j in range(blk.n):
+                e = &blk.e[j]
+                if (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2] and e.k[3] == k[3]
+                        and e.pat[0] == pat[0] and e.pat[1] == pat[1] and e.pat[2] == pat[2]
+                        and e.pat[3] == pat[3]):
+                    if lo > e.lo:
+                        e.lo = lo
+                    if hi < e.hi:
+                        e.hi = hi
+                    if best >= 0:
+                        e.best = best
+                    return
+            bi = blk.next
+    if ki < 0 and tt.nkeys >= tt.max_keys:
         tt_clear(tt)
-        ki = -1
-    if ki < 0:
-        ki = tt.nkeys
-        tt.nkeys += 1
-        b = tt_bucket(tt, lengths, c.leader)
-        tt.keys[ki].lengths = lengths
-        tt.keys[ki].leader = c.leader
-        tt.keys[ki].first = -1
-        tt.keys[ki].next = tt.buckets[b]
-        tt.buckets[b] = ki
-    ei = tt.nentries
+    if ki >= 0 and tt.keys[ki].first >= 0 and tt.blocks[tt.keys[ki].first].n < BLOCK_ENTRIES:
+        blk = &tt.blocks[tt.keys[ki].first]
+    else:
+        if tt.nblocks >= tt.max_blocks:
+            tt_clear(tt)
+            ki = -1
+        if ki < 0:
+            ki = tt.nkeys
+            tt.nkeys += 1
+            b = tt_bucket(tt, lengths, c.leader)
+            tt.keys[ki].lengths = lengths
+            tt.keys[ki].leader = c.leader
+            tt.keys[ki].first = -1
+            tt.keys[ki].next = tt.buckets[b]
+            tt.buckets[b] = ki
+        bi = tt.nblocks
+        tt.nblocks += 1
+        blk = &tt.blocks[bi]
+        blk.n = 0
+        blk.next = tt.keys[ki].first
+        tt.keys[ki].first = bi
+    e = &blk.e[blk.n]
+    blk.n += 1
     tt.nentries += 1
-    e = &tt.entries[ei]
     for s in range(4):
         e.k[s] = k[s]
         e.pat[s] = pat[s]
     e.lo = lo
     e.hi = hi
     e.best = best
-    e.next = tt.keys[ki].first
-    tt.keys[ki].first = ei
 
 
 # ---------------------------------------------------------------------------------------
@@ -635,6 +654,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             r = ab(c, pos + 1, target, cwr)
         c.hold[seat][s] ^= <uint16_t>(1 << moves[i].rank)
         if r == is_max:
+            c.cut_at[pos][i if i < 3 else 3] += 1
             wr[0] = cwr[0]; wr[1] = cwr[1]; wr[2] = cwr[2]; wr[3] = cwr[3]
             if pos == 0 and c.use_tt:
                 tt_store(c, lengths, dist, need, r, wr, s * 16 + moves[i].rank)
@@ -655,6 +675,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             if (dd_highest(moves[i].group) >= dd_lowest(acc[s])
                     and moves[i].rank < dd_lowest(acc[s])):
                 acc[s] |= <uint16_t>(1 << moves[i].rank)
+    c.fails[pos] += 1
     wr[0] = acc[0]; wr[1] = acc[1]; wr[2] = acc[2]; wr[3] = acc[3]
     r = 1 - is_max
     if pos == 0 and c.use_tt:
@@ -759,15 +780,19 @@ cdef class Engine:
                 "keys": self.ctx.tt.nkeys, "resets": self.ctx.tt.resets,
                 "tl_nodes": [self.ctx.tl_nodes[i] for i in range(14)],
                 "tl_probes": [self.ctx.tl_probes[i] for i in range(14)],
-                "tl_hits": [self.ctx.tl_hits[i] for i in range(14)]}
+                "tl_hits": [self.ctx.tl_hits[i] for i in range(14)],
+                "cut_at": [[self.ctx.cut_at[p][i] for i in range(4)] for p in range(4)],
+                "fails": [self.ctx.fails[p] for p in range(4)],
+                "blocks": self.ctx.tt.nblocks}
 
     def entry_k_histogram(self):
         """How many entries keep k cards of a suit, k = 0..13 (all suits pooled)."""
-        cdef int i, s
+        cdef int i, j, s
         hist = [0] * 14
-        for i in range(self.ctx.tt.nentries):
-            for s in range(4):
-                hist[self.ctx.tt.entries[i].k[s]] += 1
+        for i in range(self.ctx.tt.nblocks):
+            for j in range(self.ctx.tt.blocks[i].n):
+                for s in range(4):
+                    hist[self.ctx.tt.blocks[i].e[j].k[s]] += 1
         return hist
 
     @property
@@ -781,7 +806,7 @@ cdef class Engine:
     @property
     def table_bytes(self):
         """Bytes allocated for the table (address space; pages are touched as used)."""
-        return (sizeof(TTEntry) * self.ctx.tt.max_entries + sizeof(TTKey) * self.ctx.tt.max_keys
+        return (sizeof(TTBlock) * self.ctx.tt.max_blocks + sizeof(TTKey) * self.ctx.tt.max_keys
                 + sizeof(int32_t) * (1 << self.ctx.tt.bucket_bits))
 
     def set_position(self, hands, int trump, int leader, trick=()):
