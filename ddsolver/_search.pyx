@@ -660,10 +660,13 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
                 tt_store(c, lengths, dist, need, r, wr, s * 16 + moves[i].rank)
             return r
         acc[0] |= cwr[0]; acc[1] |= cwr[1]; acc[2] |= cwr[2]; acc[3] |= cwr[3]
-        # rank irrelevance: the answer did not depend on this card's rank nor on any lower
-        # card of the suit, so this hand's lower cards of the suit give the same answer
-        if (cwr[s] & <uint16_t>((1 << (moves[i].rank + 1)) - 1)) == 0:
-            skip_below[s] = moves[i].rank
+        # rank irrelevance: the answer relied on no card of the suit below T (the lowest
+        # relied-on card; none at all: T = 15).  If this card is below T, every card of
+        # this hand below T is interchangeable with it (the child positions differ only in
+        # cards the answer did not rely on), higher or lower than it.
+        w = dd_lowest(cwr[s]) if cwr[s] else 15
+        if moves[i].rank < w and w > skip_below[s]:
+            skip_below[s] = w
     # A group searched through its lowest card stands for its other cards only while they
     # stay adjacent: when the relied-on cards of the suit reach into the group but not down
     # to its lowest card, rely on the lowest card too (groups above every relied-on card keep
