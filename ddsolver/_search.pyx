@@ -451,9 +451,97 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     return a
 
 
+cdef int later_tricks(Ctx* c, int xneed, uint16_t* wr) noexcept nogil:
+    """1 when the side on lead (X) surely cannot win ``xneed`` of the ``c.tl`` tricks left,
+    with ``wr`` set to the cards relied on; 0 when this test cannot tell.
+
+    Sure tricks of the other side (Y), the "later tricks" of DDS (B. Haglund, S. Hein):
+    a side without trumps loses at least as many tricks as the longer trump holding of the
+    other side; in notrump (or with no trumps left) a side that needs every trick cannot get
+    more than, over the suits whose top card it holds, the longer of its two holdings
+    (Y keeps each top card until it can win with it); in a suit contract Y's top trump, or
+    its second trump when it sits over the top one or comes with the third, is a trick.
+    """
+    cdef int X = c.leader & 1, t = c.trump, s, h, sum_len = 0, n, top_seat, sec_seat
+    cdef int third_seat, lx, ly, i
+    cdef uint16_t a, m
+    cdef uint16_t tops[3]
+    cdef int seats[3]
+    wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+    if t < 4 and c.agg[c.tl][t]:
+        lx = dd_popcount(c.hold[X][t]) + dd_popcount(c.hold[X + 2][t])
+        if lx == 0:
+            # X has no trumps: every trump of Y's longer trump hand wins its own trick
+            ly = dd_popcount(c.hold[1 - X][t])
+            n = dd_popcount(c.hold[3 - X][t])
+            if n > ly:
+                ly = n
+            return 1 if xneed > c.tl - ly else 0
+        # the owners of the three highest trumps in play
+        a = c.agg[c.tl][t]
+        for i in range(3):
+            seats[i] = -1
+            tops[i] = 0
+            if a:
+                tops[i] = <uint16_t>(1 << dd_highest(a))
+                a &= ~tops[i]
+                for h in range(4):
+                    if c.hold[h][t] & tops[i]:
+                        seats[i] = h
+        top_seat = seats[0]
+        sec_seat = seats[1]
+        third_seat = seats[2]
+        if (top_seat & 1) != X:
+            if xneed == c.tl:
+                wr[t] = tops[0]
+                return 1
+            if (xneed == c.tl - 1 and sec_seat >= 0 and (sec_seat & 1) != X
+                    and (dd_popcount(c.hold[sec_seat][t]) > 1
+                         or dd_popcount(c.hold[(sec_seat + 2) & 3][t]) > 1)):
+                wr[t] = tops[1]
+                return 1
+            return 0
+        # X holds the top trump
+        if xneed != c.tl or sec_seat < 0 or (sec_seat & 1) == X:
+            return 0
+        if dd_popcount(c.hold[sec_seat][t]) <= 1:
+            return 0
+        if top_seat == ((sec_seat + 3) & 3):
+            # the second trump sits over the top one and is guarded
+            wr[t] = tops[1]
+            return 1
+        if third_seat >= 0 and (third_seat & 1) != X:
+            wr[t] = tops[2]
+            return 1
+        return 0
+    # notrump, or no trumps left
+    if xneed != c.tl:
+        return 0
+    for s in range(4):
+        a = c.agg[c.tl][s]
+        if not a:
+            continue
+        m = <uint16_t>(1 << dd_highest(a))
+        if (c.hold[X][s] | c.hold[X + 2][s]) & m:
+            n = dd_popcount(c.hold[X][s])
+            h = dd_popcount(c.hold[X + 2][s])
+            sum_len += n if n > h else h
+        else:
+            # Y's top card: relied on, unless its hand holds the whole suit
+            for h in range(4):
+                if c.hold[h][s] & m:
+                    if c.hold[h][s] != a:
+                        wr[s] = m
+    if sum_len < xneed:
+        return 1
+    wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+    return 0
+
+
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, prev, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
+    cdef int max_next = 0, partner_over = 0
     cdef uint16_t h, a, between
     cdef Move tmp
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
@@ -493,6 +581,14 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
             n += 1
             prev = r
     # move ordering weights
+    if 0 < pos < 3 and lead_suit >= 0:
+        # highest card of the lead suit still to come from the next hand; whether the
+        # hand after it (our partner, at pos 1) beats everything so far and that card
+        a = c.hold[(seat + 1) & 3][lead_suit]
+        max_next = dd_highest(a) if a else 0
+        a = c.hold[pard][lead_suit]
+        partner_over = (pos == 1 and a != 0 and wsuit == lead_suit
+                        and dd_highest(a) > wrank and dd_highest(a) > max_next)
     for i in range(n):
         s = moves[i].suit
         r = dd_highest(moves[i].group)   # the group's top card
@@ -515,7 +611,25 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                     moves[i].weight += 25
         else:
             if s == lead_suit:
-                if partner_wins:
+                if pos == 1:
+                    # second hand: win only with a card that also beats third hand; low if
+                    # fourth hand (partner) beats them both
+                    if wsuit == s and r > wrank and r > max_next and not partner_over:
+                        moves[i].weight = 81 - r
+                    else:
+                        moves[i].weight = 40 - moves[i].rank
+                elif pos == 2:
+                    # third hand: low when partner's card already beats fourth hand;
+                    # otherwise the cheapest card that beats both the trick and fourth hand
+                    if partner_wins and (wsuit != s or wrank > max_next):
+                        moves[i].weight = 50 - moves[i].rank
+                    elif (wsuit == s and r > wrank) and r > max_next:
+                        moves[i].weight = 80 - r
+                    elif not partner_wins and wsuit == s and r > wrank:
+                        moves[i].weight = 45 - r
+                    else:
+                        moves[i].weight = 40 - moves[i].rank
+                elif partner_wins:
                     moves[i].weight = 50 - moves[i].rank
                 elif wsuit == s and r > wrank:
                     moves[i].weight = 80 - r
@@ -598,6 +712,13 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             elif r >= need:
                 c.qtcuts += 1
                 return 1
+        if (c.leader & 1) == 0:
+            if later_tricks(c, need, wr):
+                c.qtcuts += 1
+                return 0
+        elif later_tricks(c, c.tl - need + 1, wr):
+            c.qtcuts += 1
+            return 1
         if c.use_tt:
             trick_keys(c, &lengths, dist)
             c.hint = -1
