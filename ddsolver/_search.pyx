@@ -538,10 +538,14 @@ cdef int later_tricks(Ctx* c, int xneed, uint16_t* wr) noexcept nogil:
     return 0
 
 
+cdef enum:
+    # weight per card the opponents may choose from when a suit is led (see gen_moves)
+    LEAD_SIZE_W = 16
+
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, prev, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
-    cdef int max_next = 0, partner_over = 0
+    cdef int max_next = 0, partner_over = 0, k
     cdef uint16_t h, a, between
     cdef Move tmp
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
@@ -609,6 +613,12 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                 if (trump < 4 and s != trump and c.hold[pard][s] == 0
                         and c.hold[pard][trump] != 0):
                     moves[i].weight += 25
+            # smaller trees first: suits where the opponents have few cards to choose from
+            # (a void opponent chooses among all its discards)
+            k = dd_popcount(c.hold[lho][s])
+            moves[i].weight -= LEAD_SIZE_W * (k if k else c.tl)
+            k = dd_popcount(c.hold[rho][s])
+            moves[i].weight -= LEAD_SIZE_W * (k if k else c.tl)
         else:
             if s == lead_suit:
                 if pos == 1:
