@@ -541,11 +541,20 @@ cdef int later_tricks(Ctx* c, int xneed, uint16_t* wr) noexcept nogil:
 cdef enum:
     # weight per card the opponents may choose from when a suit is led (see gen_moves)
     LEAD_SIZE_W = 16
+    LEAD_TENACE_W = 20
+
+cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
+    cdef int h
+    for h in range(4):
+        if (c.hold[h][s] >> r) & 1:
+            return h
+    return -1
+
 
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, prev, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
-    cdef int max_next = 0, partner_over = 0, k
+    cdef int max_next = 0, partner_over = 0, k, o1, o2, o3
     cdef uint16_t h, a, between
     cdef Move tmp
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
@@ -613,6 +622,19 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                 if (trump < 4 and s != trump and c.hold[pard][s] == 0
                         and c.hold[pard][trump] != 0):
                     moves[i].weight += 25
+                # owners of the top three cards of the suit
+                a = c.agg[c.tl][s]
+                o1 = owner_of(c, s, dd_highest(a))
+                a &= ~(<uint16_t>(1 << dd_highest(a)))
+                o2 = owner_of(c, s, dd_highest(a)) if a else -1
+                a &= ~(<uint16_t>(1 << dd_highest(a))) if a else 0
+                o3 = owner_of(c, s, dd_highest(a)) if a else -1
+                if (o1 == rho or o2 == rho) and dd_popcount(c.hold[rho][s]) != 1:
+                    moves[i].weight -= LEAD_TENACE_W      # leading into a tenace
+                elif o1 == lho and o2 == pard:
+                    moves[i].weight += LEAD_TENACE_W      # leading through to partner
+                if o2 >= 0 and o3 >= 0 and (o2 & 1) == (seat & 1) and (o3 & 1) == (seat & 1):
+                    moves[i].weight += LEAD_TENACE_W      # sets up a winner for our side
             # smaller trees first: suits where the opponents have few cards to choose from
             # (a void opponent chooses among all its discards)
             k = dd_popcount(c.hold[lho][s])
