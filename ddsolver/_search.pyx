@@ -554,7 +554,10 @@ cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, prev, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
-    cdef int max_next = 0, partner_over = 0, k, o1, o2, o3
+    cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size
+    cdef int top_of[4]
+    cdef int w_top[4]
+    cdef int w_low[4]
     cdef uint16_t h, a, between
     cdef Move tmp
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
@@ -602,45 +605,58 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
         a = c.hold[pard][lead_suit]
         partner_over = (pos == 1 and a != 0 and wsuit == lead_suit
                         and dd_highest(a) > wrank and dd_highest(a) > max_next)
+    if n == 1:
+        return 1
+    if pos == 0:
+        for s in range(4):
+            if not c.hold[seat][s]:
+                continue
+            a = c.agg[c.tl][s]
+            top_of[s] = dd_highest(a)
+            # smaller trees first: suits where the opponents have few cards to choose from
+            # (a void opponent chooses among all its discards)
+            k = dd_popcount(c.hold[lho][s])
+            size = LEAD_SIZE_W * (k if k else c.tl)
+            k = dd_popcount(c.hold[rho][s])
+            size += LEAD_SIZE_W * (k if k else c.tl)
+            # a winner: cash it unless an opponent can ruff
+            if (trump < 4 and s != trump and
+                    ((c.hold[lho][s] == 0 and c.hold[lho][trump] != 0) or
+                     (c.hold[rho][s] == 0 and c.hold[rho][trump] != 0))):
+                w_top[s] = 20 - size
+            else:
+                w_top[s] = 100 + dd_popcount(c.hold[seat][s]) - size
+            if c.hold[pard][s] and dd_highest(c.hold[pard][s]) == top_of[s]:
+                w_low[s] = 70 - size
+                continue
+            w_low[s] = 40 - size
+            if (trump < 4 and s != trump and c.hold[pard][s] == 0
+                    and c.hold[pard][trump] != 0):
+                w_low[s] += 25
+            # owners of the top three cards of the suit
+            o1 = owner_of(c, s, top_of[s])
+            a &= ~(<uint16_t>(1 << top_of[s]))
+            o2 = -1
+            o3 = -1
+            if a:
+                o2 = owner_of(c, s, dd_highest(a))
+                a &= ~(<uint16_t>(1 << dd_highest(a)))
+                if a:
+                    o3 = owner_of(c, s, dd_highest(a))
+            if (o1 == rho or o2 == rho) and dd_popcount(c.hold[rho][s]) != 1:
+                w_low[s] -= LEAD_TENACE_W      # leading into a tenace
+            elif o1 == lho and o2 == pard:
+                w_low[s] += LEAD_TENACE_W      # leading through to partner
+            if o2 >= 0 and o3 >= 0 and (o2 & 1) == (seat & 1) and (o3 & 1) == (seat & 1):
+                w_low[s] += LEAD_TENACE_W      # sets up a winner for our side
     for i in range(n):
         s = moves[i].suit
         r = dd_highest(moves[i].group)   # the group's top card
         if pos == 0:
-            a = c.agg[c.tl][s]
-            if dd_highest(a) == r:
-                # a winner: cash it unless an opponent can ruff
-                if (trump < 4 and s != trump and
-                        ((c.hold[lho][s] == 0 and c.hold[lho][trump] != 0) or
-                         (c.hold[rho][s] == 0 and c.hold[rho][trump] != 0))):
-                    moves[i].weight = 20
-                else:
-                    moves[i].weight = 100 + dd_popcount(c.hold[seat][s])
-            elif (c.hold[pard][s] and dd_highest(c.hold[pard][s]) == dd_highest(a)):
-                moves[i].weight = 70 - moves[i].rank
+            if r == top_of[s]:
+                moves[i].weight = w_top[s]
             else:
-                moves[i].weight = 40 - moves[i].rank
-                if (trump < 4 and s != trump and c.hold[pard][s] == 0
-                        and c.hold[pard][trump] != 0):
-                    moves[i].weight += 25
-                # owners of the top three cards of the suit
-                a = c.agg[c.tl][s]
-                o1 = owner_of(c, s, dd_highest(a))
-                a &= ~(<uint16_t>(1 << dd_highest(a)))
-                o2 = owner_of(c, s, dd_highest(a)) if a else -1
-                a &= ~(<uint16_t>(1 << dd_highest(a))) if a else 0
-                o3 = owner_of(c, s, dd_highest(a)) if a else -1
-                if (o1 == rho or o2 == rho) and dd_popcount(c.hold[rho][s]) != 1:
-                    moves[i].weight -= LEAD_TENACE_W      # leading into a tenace
-                elif o1 == lho and o2 == pard:
-                    moves[i].weight += LEAD_TENACE_W      # leading through to partner
-                if o2 >= 0 and o3 >= 0 and (o2 & 1) == (seat & 1) and (o3 & 1) == (seat & 1):
-                    moves[i].weight += LEAD_TENACE_W      # sets up a winner for our side
-            # smaller trees first: suits where the opponents have few cards to choose from
-            # (a void opponent chooses among all its discards)
-            k = dd_popcount(c.hold[lho][s])
-            moves[i].weight -= LEAD_SIZE_W * (k if k else c.tl)
-            k = dd_popcount(c.hold[rho][s])
-            moves[i].weight -= LEAD_SIZE_W * (k if k else c.tl)
+                moves[i].weight = w_low[s] - moves[i].rank
         else:
             if s == lead_suit:
                 if pos == 1:
