@@ -542,6 +542,7 @@ cdef enum:
     # weight per card the opponents may choose from when a suit is led (see gen_moves)
     LEAD_SIZE_W = 16
     LEAD_TENACE_W = 20
+    LEAD_RUFF_W = 25
 
 cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
     cdef int h
@@ -628,11 +629,16 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                 w_top[s] = 100 + dd_popcount(c.hold[seat][s]) - size
             if c.hold[pard][s] and dd_highest(c.hold[pard][s]) == top_of[s]:
                 w_low[s] = 70 - size
+                if (trump < 4 and s != trump and dd_popcount(c.hold[seat][s]) == 1
+                        and c.hold[seat][trump] and dd_popcount(c.hold[pard][s]) > 1):
+                    w_low[s] += LEAD_RUFF_W   # partner wins and gives us a ruff
                 continue
             w_low[s] = 40 - size
             if (trump < 4 and s != trump and c.hold[pard][s] == 0
                     and c.hold[pard][trump] != 0):
                 w_low[s] += 25
+            if w_top[s] == 20 - size:
+                w_low[s] -= LEAD_RUFF_W       # an opponent can ruff
             # owners of the top three cards of the suit
             o1 = owner_of(c, s, top_of[s])
             a &= ~(<uint16_t>(1 << top_of[s]))
