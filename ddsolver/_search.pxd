@@ -20,9 +20,9 @@ cdef struct TTEntry:
     int8_t pad
 
 cdef struct TTBlock:
-    TTEntry e[BLOCK_ENTRIES]
     int32_t n            # entries used
     int32_t next         # next (older) block of the same key, -1 at the end
+    TTEntry e[BLOCK_ENTRIES]
 
 cdef struct TTKey:
     uint64_t lengths     # 16 suit lengths, 4 bits each: (seat * 4 + suit) * 4
@@ -34,7 +34,8 @@ cdef struct TT:
     int32_t *buckets
     TTKey *keys
     TTBlock *blocks
-    int32_t bucket_bits
+    int32_t bucket_bits      # buckets in use: 1 << bucket_bits (grown as keys are added)
+    int32_t max_bucket_bits  # buckets allocated: 1 << max_bucket_bits
     int32_t nkeys
     int32_t max_keys
     int32_t nblocks

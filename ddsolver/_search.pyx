@@ -28,7 +28,9 @@ cdef extern from *:
     static inline int dd_popcount(unsigned int x) { return __builtin_popcount(x); }
     static inline int dd_highest(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lowest(unsigned int x) { return __builtin_ctz(x); }
+    static inline void dd_prefetch(const void* p) { __builtin_prefetch(p); }
     """
+    void dd_prefetch(const void* p) nogil
     int dd_popcount(unsigned int x) nogil
     int dd_highest(unsigned int x) nogil
     int dd_lowest(unsigned int x) nogil
@@ -48,11 +50,12 @@ cdef int tt_init(TT* tt, int64_t memory_bytes) noexcept nogil:
         tt.max_keys = 1024
     while (1 << (bits + 1)) <= tt.max_keys and bits < 26:
         bits += 1
-    tt.bucket_bits = bits
+    tt.max_bucket_bits = bits
+    tt.bucket_bits = bits if bits < START_BUCKET_BITS else START_BUCKET_BITS
     tt.max_blocks = <int32_t>(budget_entries // sizeof(TTBlock))
     if tt.max_blocks < 512:
         tt.max_blocks = 512
-    tt.buckets = <int32_t*>malloc(sizeof(int32_t) * (1 << bits))
+    tt.buckets = <int32_t*>malloc(sizeof(int32_t) * (1 << tt.max_bucket_bits))
     tt.keys = <TTKey*>malloc(sizeof(TTKey) * tt.max_keys)
     tt.blocks = <TTBlock*>malloc(sizeof(TTBlock) * tt.max_blocks)
     tt.resets = 0
@@ -74,6 +77,10 @@ cdef void tt_free(TT* tt) noexcept nogil:
 
 
 cdef void tt_clear(TT* tt) noexcept nogil:
+    if tt.max_bucket_bits < START_BUCKET_BITS:
+        tt.bucket_bits = tt.max_bucket_bits
+    else:
+        tt.bucket_bits = START_BUCKET_BITS
     memset(tt.buckets, 0xFF, sizeof(int32_t) * (1 << tt.bucket_bits))
     tt.nkeys = 0
     tt.nentries = 0
@@ -86,6 +93,19 @@ cdef inline uint32_t tt_bucket(TT* tt, uint64_t lengths, int leader) noexcept no
     h ^= h >> 29
     h *= <uint64_t>0xBF58476D1CE4E5B9
     return <uint32_t>(h >> (64 - tt.bucket_bits))
+
+
+cdef void tt_grow(TT* tt) noexcept nogil:
+    """Double the buckets in use (a small bucket array stays in cache; it grows with the
+    number of keys, up to the allocated size) and re-chain every key."""
+    cdef int32_t ki
+    cdef uint32_t b
+    tt.bucket_bits += 1
+    memset(tt.buckets, 0xFF, sizeof(int32_t) * (1 << tt.bucket_bits))
+    for ki in range(tt.nkeys):
+        b = tt_bucket(tt, tt.keys[ki].lengths, tt.keys[ki].leader)
+        tt.keys[ki].next = tt.buckets[b]
+        tt.buckets[b] = ki
 
 
 cdef inline int32_t tt_find_key(TT* tt, uint64_t lengths, int leader) noexcept nogil:
@@ -189,6 +209,8 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
             tt_clear(tt)
             ki = -1
         if ki < 0:
+            if tt.nkeys >= (2 << tt.bucket_bits) and tt.bucket_bits < tt.max_bucket_bits:
+                tt_grow(tt)
             ki = tt.nkeys
             tt.nkeys += 1
             b = tt_bucket(tt, lengths, c.leader)
@@ -224,15 +246,21 @@ cdef inline int beats(int suit, int rank, int wsuit, int wrank, int trump) noexc
     return suit == trump
 
 
-cdef void trick_keys(Ctx* c, uint64_t* lengths, uint32_t* dist) noexcept nogil:
-    cdef int s, h, r, i
+cdef inline uint64_t shape_key(Ctx* c) noexcept nogil:
+    """The 16 suit lengths, 4 bits each at (seat * 4 + suit) * 4."""
+    cdef int s, h
     cdef uint64_t L = 0
-    cdef uint32_t d
-    cdef uint16_t a
     for h in range(4):
         for s in range(4):
             L |= <uint64_t>dd_popcount(c.hold[h][s]) << (4 * (4 * h + s))
-    lengths[0] = L
+    return L
+
+
+cdef void trick_dist(Ctx* c, uint32_t* dist) noexcept nogil:
+    """Per suit, the owners (2 bits each, seat number) of the cards in play, top first."""
+    cdef int s, r, i
+    cdef uint32_t d
+    cdef uint16_t a
     for s in range(4):
         a = c.agg[c.tl][s]
         d = 0
@@ -541,6 +569,8 @@ cdef int later_tricks(Ctx* c, int xneed, uint16_t* wr) noexcept nogil:
 cdef enum:
     # weight per card the opponents may choose from when a suit is led (see gen_moves)
     LEAD_SIZE_W = 16
+    # the table's bucket array starts with 1 << START_BUCKET_BITS buckets
+    START_BUCKET_BITS = 14
     LEAD_TENACE_W = 20
     LEAD_RUFF_W = 25
 
@@ -741,6 +771,10 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             return last_trick(c, target, wr)
         for s in range(4):
             c.agg[c.tl][s] = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
+        if c.use_tt:
+            # start loading the table's bucket while the sure tricks are counted
+            lengths = shape_key(c)
+            dd_prefetch(&c.tt.buckets[tt_bucket(&c.tt, lengths, c.leader)])
         need = target - c.ns_won
         if (c.leader & 1) == 0:
             r = quick_tricks(c, wr, need)
@@ -774,7 +808,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             c.qtcuts += 1
             return 1
         if c.use_tt:
-            trick_keys(c, &lengths, dist)
+            trick_dist(c, dist)
             c.hint = -1
             c.probes += 1
             c.tl_probes[c.tl] += 1
