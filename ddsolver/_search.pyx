@@ -746,6 +746,36 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     return n
 
 
+cdef inline int sure_cutoff(Ctx* c, int need, uint16_t* wr) noexcept nogil:
+    """Sure-trick tests at a trick start (N-S need ``need`` more tricks): 1 N-S surely reach
+    it, 0 surely not, -1 undecided.  ``wr`` gets the cards a decision relied on."""
+    cdef int r
+    if (c.leader & 1) == 0:
+        r = quick_tricks(c, wr, need)
+        if r >= need:
+            return 1
+    else:
+        r = quick_tricks(c, wr, c.tl - need + 1)
+        if c.tl - r < need:
+            return 0
+    if c.trump < 4:
+        # top trumps of the side not on lead
+        if (c.leader & 1) == 0:
+            r = trump_sure(c, (c.leader + 1) & 3, wr, c.tl - need + 1)
+            if c.tl - r < need:
+                return 0
+        else:
+            r = trump_sure(c, (c.leader + 1) & 3, wr, need)
+            if r >= need:
+                return 1
+    if (c.leader & 1) == 0:
+        if later_tricks(c, need, wr):
+            return 0
+    elif later_tricks(c, c.tl - need + 1, wr):
+        return 1
+    return -1
+
+
 cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     """Can N-S win at least ``target - c.ns_won`` of the tricks left?  1 yes, 0 no.
 
@@ -776,40 +806,13 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             lengths = shape_key(c)
             dd_prefetch(&c.tt.buckets[tt_bucket(&c.tt, lengths, c.leader)])
         need = target - c.ns_won
-        if (c.leader & 1) == 0:
-            r = quick_tricks(c, wr, need)
-        else:
-            r = quick_tricks(c, wr, c.tl - need + 1)
-        if (c.leader & 1) == 0:
-            if r >= need:
-                c.qtcuts += 1
-                return 1
-        elif c.tl - r < need:
+        c.hint = -1
+        r = sure_cutoff(c, need, wr)
+        if r >= 0:
             c.qtcuts += 1
-            return 0
-        if c.trump < 4:
-            # top trumps of the side not on lead
-            if (c.leader & 1) == 0:
-                r = trump_sure(c, (c.leader + 1) & 3, wr, c.tl - need + 1)
-            else:
-                r = trump_sure(c, (c.leader + 1) & 3, wr, need)
-            if (c.leader & 1) == 0:
-                if c.tl - r < need:
-                    c.qtcuts += 1
-                    return 0
-            elif r >= need:
-                c.qtcuts += 1
-                return 1
-        if (c.leader & 1) == 0:
-            if later_tricks(c, need, wr):
-                c.qtcuts += 1
-                return 0
-        elif later_tricks(c, c.tl - need + 1, wr):
-            c.qtcuts += 1
-            return 1
+            return r
         if c.use_tt:
             trick_dist(c, dist)
-            c.hint = -1
             c.probes += 1
             c.tl_probes[c.tl] += 1
             r = tt_lookup(c, lengths, dist, need, wr)
