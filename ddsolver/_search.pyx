@@ -776,6 +776,65 @@ cdef inline int sure_cutoff(Ctx* c, int need, uint16_t* wr) noexcept nogil:
     return -1
 
 
+cdef int second_hand_sure(Ctx* c, int seat, int ywant, uint16_t* wr) noexcept nogil:
+    """Second hand (``seat``) to play: does its side (Y) surely win ``ywant`` tricks among
+    the tricks left (the current one included)?  1 yes (``wr`` set), 0 cannot tell.
+
+    Y wins the current trick when it can ruff and the third hand cannot, or when its highest
+    card of the suit led beats the card led and every card of the third hand (who cannot
+    ruff).  In notrump the Y hand holding that card then keeps the lead: its second-best card
+    of the suit if it also holds the next card, its top card in each other suit, and every
+    card of a suit no other hand holds.  (The idea of DDS's QuickTricksSecondHand.)"""
+    cdef int ss = c.trick_suit[c.tl][0], lr = c.trick_rank[c.tl][0], t = c.trump
+    cdef int third = (seat + 1) & 3, fourth = (seat + 2) & 3, hh, q, s, top
+    cdef uint16_t yh, a
+    wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+    yh = c.hold[seat][ss] | c.hold[fourth][ss]
+    if t < 4 and ss != t and ((c.hold[seat][ss] == 0 and c.hold[seat][t] != 0) or
+                              (c.hold[fourth][ss] == 0 and c.hold[fourth][t] != 0)):
+        # Y can ruff: a sure trick unless the third hand can ruff too
+        if c.hold[third][ss] == 0 and c.hold[third][t] != 0:
+            return 0
+        return 1 if ywant <= 1 else 0
+    if yh == 0:
+        return 0
+    top = dd_highest(yh)
+    if top < lr or (c.hold[third][ss] and dd_highest(c.hold[third][ss]) > top):
+        return 0
+    if t < 4 and ss != t and c.hold[third][ss] == 0 and c.hold[third][t] != 0:
+        return 0
+    wr[ss] = <uint16_t>(1 << top)
+    if ywant <= 1:
+        return 1
+    if t < 4:
+        return 0
+    q = 1
+    hh = seat if (c.hold[seat][ss] >> top) & 1 else fourth
+    a = c.hold[0][ss] | c.hold[1][ss] | c.hold[2][ss] | c.hold[3][ss]
+    if dd_highest(a) == top:
+        a &= ~(<uint16_t>(1 << top))
+        if a and (c.hold[hh][ss] >> dd_highest(a)) & 1:
+            q += 1
+            wr[ss] |= <uint16_t>(1 << dd_highest(a))
+            if q >= ywant:
+                return 1
+    for s in range(4):
+        if s == ss or c.hold[hh][s] == 0:
+            continue
+        a = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
+        if a == c.hold[hh][s]:
+            q += dd_popcount(a)
+        elif (c.hold[hh][s] >> dd_highest(a)) & 1:
+            q += 1
+            wr[s] |= <uint16_t>(1 << dd_highest(a))
+        else:
+            continue
+        if q >= ywant:
+            return 1
+    wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+    return 0
+
+
 cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     """Can N-S win at least ``target - c.ns_won`` of the tricks left?  1 yes, 0 no.
 
@@ -824,6 +883,14 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     else:
         seat = (c.leader + pos) & 3
         c.hint = -1
+        if pos == 1:
+            if (seat & 1) == 0:
+                if second_hand_sure(c, seat, target - c.ns_won, wr):
+                    c.qtcuts += 1
+                    return 1
+            elif second_hand_sure(c, seat, c.tl - (target - c.ns_won) + 1, wr):
+                c.qtcuts += 1
+                return 0
     is_max = (seat & 1) == 0
     n = gen_moves(c, pos, seat, moves)
     acc[0] = 0; acc[1] = 0; acc[2] = 0; acc[3] = 0

@@ -13,6 +13,7 @@ from .common import (
     NF,
     SUITS,
     cheapest_level,
+    last_name,
     length,
     not_jump,
     partner_has_bid,
@@ -21,6 +22,7 @@ from .common import (
     plen,
     pmax,
     pmin,
+    rho_passed,
     rule,
     total_points,
 )
@@ -220,6 +222,35 @@ def _reopen_double_spec(ctx, b):
     return build_constraints(spec, ctx, b)
 
 
+def _partner_natural_nt(ctx, b):
+    """Partner's last call is a natural notrump bid below 4NT, the last bid of the auction,
+    and the right-hand opponent passed."""
+    last = partner_last(ctx)
+    if last is None or not last.is_bid or last.strain != Strain.NOTRUMP or last.level > 3:
+        return False
+    exp = ctx.last_explanation(ctx.partner)
+    return (exp is not None and not exp.artificial and ctx.last_bid == last
+            and rho_passed(ctx))
+
+
+def _quant_lo(ctx, b):
+    return SLAM - pmax(ctx)
+
+
+def _quant_hi(ctx, b):
+    return SLAM - 1 - pest(ctx)
+
+
+def _quant_asked(ctx, b):
+    return last_name(ctx, ctx.partner) == QUANT and rho_passed(ctx)
+
+
+def _accept_slam_lo(ctx, b):
+    return _my_mid(ctx)
+
+
+QUANT = "Quantitative 4NT"
+
 GENERIC = [
     rule("Accepts the invitation", None, ("3NT", "4M", "5m"), {}, "accepts partner's invitation",
          priority=450, group="generic", when=_partner_invited, where=_accept_where,
@@ -245,6 +276,13 @@ GENERIC = [
                                                lambda c, b: SLAM + 3 - pest(c)),
                                        "balanced": True}, "to play", priority=420,
          when=_game_try_allowed, group="generic"),
+    rule(QUANT, None, "4NT", {"hcp": (_quant_lo, _quant_hi), "balanced": True},
+         "invites 6NT; partner bids it with a maximum", priority=415, group="generic",
+         when=_partner_natural_nt),
+    rule("Accepts the slam invitation", None, "6NT", {"hcp": (_accept_slam_lo, None)},
+         "maximum for the notrump bid", priority=460, group="generic", when=_quant_asked),
+    rule("Declines the slam invitation", None, "P", {}, "not a maximum", priority=455,
+         group="generic", when=_quant_asked),
     rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": _fit("M")},
          "eight-card fit, values for game", priority=400, when=_game_try_allowed,
          group="generic", judge=_tp_game("M")),
