@@ -230,7 +230,7 @@ def _partner_natural_nt(ctx, b):
         return False
     exp = ctx.last_explanation(ctx.partner)
     return (exp is not None and not exp.artificial and ctx.last_bid == last
-            and rho_passed(ctx))
+            and rho_passed(ctx) and pmax(ctx) - pmin(ctx) <= QUANT_WIDTH)
 
 
 def _quant_lo(ctx, b):
@@ -250,6 +250,8 @@ def _accept_slam_lo(ctx, b):
 
 
 QUANT = "Quantitative 4NT"
+#: Partner's shown HCP range must be at most this wide for a quantitative 4NT.
+QUANT_WIDTH = 4
 
 GENERIC = [
     rule("Accepts the invitation", None, ("3NT", "4M", "5m"), {}, "accepts partner's invitation",
