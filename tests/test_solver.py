@@ -58,11 +58,13 @@ POSITIONS = [json.loads(line) for line in (DATA / "solve_positions.jsonl").open(
 DD_TABLES = [json.loads(line) for line in (DATA / "dd_tables.jsonl").open()]
 STRAINS = ["C", "D", "H", "S", "NT"]
 
-#: positions of solve_positions.jsonl checked in CI: the solver is fast on these
+#: positions of solve_positions.jsonl used by the heavier invariant tests below (every
+#: position's reference answer is checked by test_reference_positions)
 CI_MAX_TRICKS_LEFT = 8
-#: deals of dd_tables.jsonl whose full table is checked in CI (1: a 52-card table still
-#: takes minutes; raise to 3 once each table takes well under 15 s)
-CI_TABLE_DEALS = 1
+#: deals of dd_tables.jsonl whose full table is checked in CI (all 500: the slow sweep)
+CI_TABLE_DEALS = 25
+#: deals of list100.txt whose TABLE line is checked in CI (all 100: the slow sweep)
+CI_LIST100_DEALS = 10
 
 SPEC = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")
 
@@ -103,7 +105,6 @@ def test_spec_example_3nt_north_makes_10_one_solve():
     assert Solver().ns_tricks(pos) == 10
 
 
-@pytest.mark.slow
 def test_spec_example_3nt_north_makes_10():
     """game.md: North declares 3NT, East leads, N-S take 10 tricks (52-card table)."""
     table = dd_table(SPEC)
@@ -115,7 +116,6 @@ def test_spec_example_3nt_north_makes_10():
     assert arr[4, 0] == 10
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("rec", DD_TABLES[:CI_TABLE_DEALS],
                          ids=[f"deal{r['id']}" for r in DD_TABLES[:CI_TABLE_DEALS]])
 def test_reference_tables_ci_subset(rec):
@@ -123,7 +123,15 @@ def test_reference_tables_ci_subset(rec):
     np.testing.assert_array_equal(got, expected_table(rec))
 
 
-@pytest.mark.parametrize("rec", CI_POSITIONS, ids=[f"pos{p['id']}" for p in CI_POSITIONS])
+@pytest.mark.parametrize("number", range(CI_LIST100_DEALS))
+def test_list100_tables_ci_subset(list100, number):
+    """DDS's own test file: the TABLE line of the first deals."""
+    rec = list100[number]
+    assert rec.number == number
+    np.testing.assert_array_equal(dd_table(rec.deal).to_array(), rec.table)
+
+
+@pytest.mark.parametrize("rec", POSITIONS, ids=[f"pos{p['id']}" for p in POSITIONS])
 def test_reference_positions(rec):
     pos = load(rec)
     got = solve(pos)
@@ -141,8 +149,8 @@ def test_ci_positions_cover_every_kind():
     assert any(len(set(p["results"].values())) >= 3 for p in CI_POSITIONS)
 
 
-#: list100 records whose trick-1 positions after the opening lead solve quickly
-LEAD_RECORDS = [5, 6, 23]
+#: list100 records whose opening leads are each played and the 51-card position solved
+LEAD_RECORDS = [0, 5, 6, 23, 42]
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +158,6 @@ def list100():
     return read_dds_file(DATA / "list100.txt")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("number", LEAD_RECORDS)
 def test_fixed_opening_lead(list100, number):
     """Play each opening lead from the full deal, then solve the 51-card position: the best
