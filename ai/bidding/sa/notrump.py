@@ -101,8 +101,22 @@ def notrump_structure(prefix: str, level: int, lo: int, hi: int, label: str) -> 
             rule("Five spades", pa, "3S", {"hcp": game_to_slam, "S": 5, "H": (0, 3)},
                  "five ♠, game forcing", forcing=GF, priority=715),
         ]
+    for ans, major in ((f"{L + 1}H", "H"), (f"{L + 1}S", "S")):
+        pa = f"{ps} {ans} P"
+        R += [
+            rule("Quantitative 4NT", pa, "4NT", {"hcp": quant}, "invites 6NT",
+                 priority=705),
+            rule("Small slam", pa, f"6{major}", {"hcp": six, major: 4}, "four-card support",
+                 priority=710),
+            rule("Notrump small slam", pa, "6NT", {"hcp": six, major: (0, 3)},
+                 "no fit; to play", priority=705),
+        ]
     pd = f"{ps} {d1} P"
     R += [
+        rule("Quantitative 4NT", pd, "4NT", {"hcp": quant}, "no major fit; invites 6NT",
+             priority=705),
+        rule("Notrump small slam", pd, "6NT", {"hcp": six}, "no major fit; to play",
+             priority=705),
         rule("Notrump game", pd, "3NT", {"hcp": game_to_slam}, "no major fit", priority=700),
         rule("Five-card major", pd, "3M", {"hcp": game_to_slam, "M": 5},
              "five cards, game forcing", forcing=GF, priority=710,

@@ -18,6 +18,9 @@ def _can_ask(ctx, b) -> bool:
     last = partner_last(ctx)
     if last is None or not last.is_bid or last.strain == Strain.NOTRUMP:
         return False
+    mine = ctx.last_explanation(ctx.seat)
+    if mine is not None and mine.name in ("Stayman", "Jacoby transfer") and rho_passed(ctx):
+        return False    # over the answer to my Stayman or transfer, 4NT is quantitative
     if any(c.is_bid and c.level == 4 and c.strain == Strain.NOTRUMP
            for c in ctx.calls_of(ctx.seat) + ctx.calls_of(ctx.partner)):
         return False
