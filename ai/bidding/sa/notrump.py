@@ -274,4 +274,7 @@ NOTRUMP = (
     notrump_structure("1NT P", 1, 15, 17, "1NT")
     + notrump_structure("2NT P", 2, 20, 21, "2NT")
     + notrump_structure("2C P 2D P 2NT P", 2, 22, 24, "2NT rebid")
+    # "systems on" over our 1NT overcall (15-18)
+    + notrump_structure("1x 1NT P", 1, 15, 18, "1NT overcall")
+    + notrump_structure("1x P P 1NT P", 1, 12, 16, "balancing 1NT")
 )
