@@ -306,7 +306,7 @@ def build_constraints(spec: HandSpec, ctx: Context, b: Bindings) -> HandConstrai
     A dict spec may hold ``hcp=(lo, hi)``; per-suit length bounds keyed by a suit letter
     (``"S"``) or a bound variable (``"x"``), as ``(lo, hi)`` or ``lo``; ``balanced``;
     ``stop`` (a list of suit letters / variables, or ``"theirs"`` for every suit the
-    opponents bid); ``aces``.  Any bound may be a function ``(ctx, bindings) -> int``.
+    opponents bid, or a function ``(ctx, bindings)`` giving such a list); ``aces``.  Any bound may be a function ``(ctx, bindings) -> int``.
     """
     if isinstance(spec, HandConstraints):
         return spec
@@ -335,7 +335,7 @@ def build_constraints(spec: HandSpec, ctx: Context, b: Bindings) -> HandConstrai
             lengths[suit][0] = max(lengths[suit][0], a)
         if z is not None:
             lengths[suit][1] = min(lengths[suit][1], z)
-    stops = spec.get("stop", ())
+    stops = _value(spec.get("stop", ()), ctx, b)
     if stops == "theirs":
         stop_suits = ctx.opponents_suits()
     else:

@@ -40,6 +40,12 @@ SLAM = 32
 H, S = Strain.HEARTS, Strain.SPADES
 
 
+def _stop_theirs(ctx, b):
+    """The opponents' suits in which partner has not promised a stopper (suit letters)."""
+    held = ctx.shown(ctx.partner).stoppers
+    return [s.letter for s in ctx.opponents_suits() if s not in held]
+
+
 def _fit(var):
     return lambda ctx, b: max(8 - plen(ctx, b[var]), 3)
 
@@ -296,7 +302,7 @@ GENERIC = [
          "six or more {M}, invites game", priority=295, group="generic",
          when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite("M"),
          where=lambda c, b, call: call.strain in _my_suits(c)),
-    rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_slam), "stop": "theirs",
+    rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_slam), "stop": _stop_theirs,
                                        "H": _no_fit(H), "S": _no_fit(S)},
          "values for game, no major fit", priority=390, when=_game_try_allowed, group="generic",
          judge=_tp_game()),
@@ -308,7 +314,7 @@ GENERIC = [
     rule("Invitational raise", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": _fit("M")},
          "invites game", priority=300, group="generic",
          when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite("M")),
-    rule("Notrump invitation", None, "2NT", {"hcp": (_inv_lo, _inv_hi), "stop": "theirs",
+    rule("Notrump invitation", None, "2NT", {"hcp": (_inv_lo, _inv_hi), "stop": _stop_theirs,
                                              "H": _no_fit(H), "S": _no_fit(S)},
          "invites 3NT", priority=290, group="generic",
          when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite()),
