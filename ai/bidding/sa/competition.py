@@ -97,7 +97,7 @@ COMPETITION += [
 ]
 
 # -- over weak twos and preempts -----------------------------------------------------------
-for p, lv in (("2x", 2), ("3x", 3)):
+for p, lv in (("2x", 2), ("3x", 3), ("2x P 3x", 3)):
     COMPETITION += [
         rule("Takeout double", p, "X", _shape_spec({"hcp": (12 + lv - 2, None)}),
              "takeout", forcing=F1, artificial=True, priority=560),
@@ -197,7 +197,9 @@ def _tp(var, lo, hi):
 
 
 DOUBLER = ["1x X P 1y P", "1x X P 2y P", "2x X P 2y P", "2x X P 3y P", "1x P P X P 1y P",
-           "1x P P X P 2y P"]
+           "1x P P X P 2y P",
+           # the opener's side bids again: the doubler still describes his hand
+           "1x X P 1y B", "1x X P 2y B", "1x P P X P 1y B"]
 COMPETITION += [
     rule("Raise to game", DOUBLER, "4y", {"hcp": (15, None), "y": 4}, "four-card support",
          priority=720, where=lambda ctx, b, call: call.strain in (H, S),
@@ -214,6 +216,10 @@ COMPETITION += [
     rule("Own suit", DOUBLER, ("1z", "2z", "3z"), {"hcp": (17, None), "z": 5},
          "strong with a five-card suit", priority=680, where=not_jump,
          prefer=_prefer_len("z")),
+    rule("Own suit", DOUBLER, ("1z", "2z", "3z"), {"hcp": (17, None), "z": 5},
+         "strong with a five-card suit", priority=695,
+         where=lambda ctx, b, call: not_jump(ctx, b, call) and call.strain in (H, S),
+         judge=lambda h, c, b: not h.is_balanced(), prefer=_prefer_len("z")),
     rule("Pass", DOUBLER, "P", {}, "no extra values", priority=100),
 ]
 
@@ -266,6 +272,10 @@ COMPETITION += [
          "stopper in their suit", priority=665),
     rule("New suit at the two level", INT, "2z", {"hcp": (10, None), "z": 5},
          "five or more {z}", forcing=F1, priority=660, where=not_jump,
+         prefer=_prefer_len("z")),
+    rule("New suit at the two level", INT, "2z", {"hcp": (10, None), "z": 5},
+         "five or more {z}", forcing=F1, priority=668,
+         where=lambda ctx, b, call: not_jump(ctx, b, call) and call.strain in (H, S),
          prefer=_prefer_len("z")),
     rule("1NT response", INT, "1NT", {"hcp": (8, 10), "stop": "theirs"},
          "stopper in their suit", priority=650),
