@@ -807,6 +807,27 @@ cdef int second_hand_sure(Ctx* c, int seat, int ywant, uint16_t* wr) noexcept no
     if ywant <= 1:
         return 1
     if t < 4:
+        # top trumps of one Y hand that will not go on this trick win tricks of their own
+        a = c.hold[(seat + 1) & 3][t] | c.hold[(seat + 3) & 3][t]
+        for q in range(2):
+            hh = seat if q == 0 else fourth
+            if (c.hold[hh][ss] == 0 and ss != t and c.hold[hh][0] | c.hold[hh][1]
+                    | c.hold[hh][2] | c.hold[hh][3] == c.hold[hh][t]):
+                continue
+            yh = c.hold[hh][t]
+            if ss == t:
+                yh &= ~(<uint16_t>(1 << top))
+            if a:
+                yh &= <uint16_t>(~((1 << (dd_highest(a) + 1)) - 1))
+            if ss == t and yh and not (c.hold[hh][t] >> top) & 1 and yh == c.hold[hh][t]:
+                # trumps led: this hand must follow with one of its top trumps
+                yh &= yh - 1
+            if dd_popcount(yh) + 1 >= ywant:
+                while dd_popcount(yh) + 1 > ywant:
+                    yh &= yh - 1
+                wr[t] |= yh
+                return 1
+        wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
         return 0
     q = 1
     hh = seat if (c.hold[seat][ss] >> top) & 1 else fourth
