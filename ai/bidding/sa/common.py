@@ -46,12 +46,13 @@ def longest_suits(hand: Hand):
 
 
 def opens_one(hand: Hand) -> bool:
-    """12+ HCP, or 11 with a six-card suit or two five-card suits."""
+    """12+ HCP, or 11 with a long suit (the two longest suits hold nine cards or more:
+    the rule of 20)."""
     if hand.hcp >= 12:
         return True
     if hand.hcp == 11:
         lens = sorted((hand.length(s) for s in Suit), reverse=True)
-        return lens[0] >= 6 or lens[1] >= 5
+        return lens[0] + lens[1] >= 9   # the rule of 20: a six-card suit or 5-4 shape
     return False
 
 

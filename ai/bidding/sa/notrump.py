@@ -196,8 +196,9 @@ def notrump_structure(prefix: str, level: int, lo: int, hi: int, label: str) -> 
                           "maximum with four-card support", priority=1010, alert=True))
             psa = f"{pt} 3{major} P"
             R += [
-                rule("Pass", psa, "P", {"hcp": (0, 7)}, "weak", priority=100),
-                rule("Raise to game", psa, f"4{major}", {"hcp": (8, 15)}, "to play", priority=700),
+                rule("Pass", psa, "P", {"hcp": (0, 5)}, "weak", priority=100),
+                rule("Raise to game", psa, f"4{major}", {"hcp": (6, 15)},
+                     "a nine-card fit and some values", priority=700),
             ]
         pc = f"{pt} {comp} P"
         R += [
