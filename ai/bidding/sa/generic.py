@@ -330,7 +330,8 @@ GENERIC = [
          prefer=lambda h, c, b: (length(h, b["y"]) + plen(c, b["y"]), int(b["y"]))),
     rule("Penalty double", None, "X", {"hcp": (_penalty_hcp, None)}, "for penalty",
          priority=300, group="generic", judge=_penalty_judge,
-         when=lambda c, b: _opp_last(c, b) and c.doubled == 0 and c.last_bid.level >= 2),
+         when=lambda c, b: (_opp_last(c, b) and c.doubled == 0 and c.last_bid.level >= 2
+                            and not _reopen_when(c, b))),
     # -- forced to bid
     rule("Raise", None, ("2y", "3y", "4y"), {"y": 3}, "support for partner's {y}",
          priority=160, where=lambda c, b, call: not_jump(c, b, call)
