@@ -216,7 +216,7 @@ def _my_suits(ctx):
 
 def _reopen_when(ctx, b):
     return (not partner_has_bid(ctx) and any(not c.is_pass for c in ctx.calls_of(ctx.seat))
-            and _opp_last(ctx, b) and ctx.doubled == 0)
+            and _opp_last(ctx, b) and ctx.doubled == 0 and ctx.last_bid.level <= 3)
 
 
 def _reopen_double_spec(ctx, b):

@@ -18,6 +18,8 @@ def _can_ask(ctx, b) -> bool:
     last = partner_last(ctx)
     if last is None or not last.is_bid or last.strain == Strain.NOTRUMP:
         return False
+    if ctx.doubled:
+        return False    # partner (or an opponent) has doubled the last bid
     mine = ctx.last_explanation(ctx.seat)
     if mine is not None and mine.name in ("Stayman", "Jacoby transfer") and rho_passed(ctx):
         return False    # over the answer to my Stayman or transfer, 4NT is quantitative
