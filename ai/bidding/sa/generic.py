@@ -275,6 +275,8 @@ GENERIC = [
          judge=_partner_suit_not_fit, prefer=lambda h, c, b: length(h, b["y"])),
     rule("Reopening double", None, "X", _reopen_double_spec, "extra values, takeout",
          forcing=F1, artificial=True, priority=240, group="generic", when=_reopen_when),
+    rule("Reopening double", None, "X", {"hcp": (19, None)}, "strong, takeout",
+         forcing=F1, artificial=True, priority=238, group="generic", when=_reopen_when),
     rule("Reopening notrump", None, ("1NT", "2NT"), {"hcp": (18, 21), "balanced": True,
                                                      "stop": "theirs"},
          "18-21, balanced, stopper", priority=245, group="generic", when=_reopen_when,
