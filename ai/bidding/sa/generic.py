@@ -140,7 +140,7 @@ def _compete_calls(ctx, b):
     from ddsolver.auction import Call
     for s in SUITS:
         lv = cheapest_level(ctx, s)
-        if lv <= 3:
+        if lv <= 3 or (lv == 4 and s in MAJORS):
             yield Call.bid(lv, s), {"y": s, "_level": lv}
 
 
@@ -259,7 +259,54 @@ QUANT = "Quantitative 4NT"
 #: Partner's shown HCP range must be at most this wide for a quantitative 4NT.
 QUANT_WIDTH = 4
 
+def _game_level(strain) -> int:
+    return {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4,
+            Strain.NOTRUMP: 3}[strain]
+
+
+def _they_bid_game(ctx, b):
+    """The opponents' last bid is a game in a suit, undoubled, and partner has bid."""
+    last = ctx.last_bid
+    return (last is not None and not ctx.last_bid_ours and ctx.doubled == 0
+            and last.strain != Strain.NOTRUMP
+            and _game_level(last.strain) <= last.level < 6 and partner_has_bid(ctx))
+
+
+def _sacrifice_calls(ctx, b):
+    from ddsolver.auction import Call
+    for s in SUITS:
+        if plen(ctx, s) < 3:
+            continue
+        lv = cheapest_level(ctx, s)
+        if lv <= 5:
+            yield Call.bid(lv, s), {"y": s, "_level": lv}
+
+
+def _sacrifice_vul(hand, ctx, b):
+    """Judgement: not at unfavourable vulnerability."""
+    vul = ctx.vulnerability
+    if vul is None:
+        return True
+    return not (vul.is_vulnerable(ctx.seat) and not vul.is_vulnerable(ctx.seat.lho))
+
+
+def _outbid_our_game(ctx, b):
+    """We bid a game, the opponents bid over it (undoubled) and it is our turn."""
+    last = ctx.last_bid
+    if last is None or ctx.last_bid_ours or ctx.doubled or last.level >= 7:
+        return False
+    ours = [c for i, c in enumerate(ctx.calls)
+            if c.is_bid and ctx.seat_of(i).side == ctx.seat.side]
+    return bool(ours) and ours[-1].level >= _game_level(ours[-1].strain)
+
+
 GENERIC = [
+    rule("Sacrifice", None, _sacrifice_calls, {"hcp": (0, 10), "y": _lott},
+         "a long fit in {y}, little defence: cheaper than their game", priority=330,
+         group="always", when=_they_bid_game, judge=_sacrifice_vul,
+         prefer=lambda h, c, b: (length(h, b["y"]) + plen(c, b["y"]), int(b["y"]))),
+    rule("Penalty double of a sacrifice", None, "X", {}, "they have bid over our game",
+         priority=320, group="always", when=_outbid_our_game),
     rule("Accepts the invitation", None, ("3NT", "4M", "5m"), {}, "accepts partner's invitation",
          priority=450, group="generic", when=_partner_invited, where=_accept_where,
          judge=_accept_judge, prefer=_accept_prefer),
