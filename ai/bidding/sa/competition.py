@@ -55,7 +55,7 @@ BALANCING = ["1x P P"]
 COMPETITION += [
     rule("1NT overcall", ["1x"], "1NT", {"hcp": (15, 18), "balanced": True, "stop": "theirs"},
          "balanced with a stopper in their suit", priority=620),
-    rule("Takeout double", ["1x"], "X", _shape_spec({}),
+    rule("Takeout double", DIRECT, "X", _shape_spec({}),
          "asks partner to bid one of the other suits", forcing=F1, artificial=True,
          priority=560),
     rule("Strong double", ["1x"], "X", {"hcp": (17, None)},
