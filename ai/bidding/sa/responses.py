@@ -235,7 +235,7 @@ RESPONSES += [
 p = "2x P"
 RESPONSES += [
     rule("Raise to game", p, "4x", {"hcp": (11, None), "x": 3}, "to play", priority=700,
-         where=lambda ctx, b, call: call.strain in (H, S), judge=_tp("x", 15, 99)),
+         where=lambda ctx, b, call: call.strain in (H, S), judge=_tp("x", 13, 99)),
     rule("Notrump game", p, "3NT", {"hcp": (16, None), "balanced": True}, "to play",
          priority=690),
     rule("Preemptive raise", p, "3x", {"hcp": (0, 14), "x": 3}, "to play", priority=650),
