@@ -390,7 +390,7 @@ def _read_games(path: str, fmt: str) -> tuple[list[Any], str, str]:
 
     try:
         if path == "-":
-            data = click.get_binary_stream("stdin").read()
+            data = sys.stdin.buffer.read()
             source = "<stdin>"
         else:
             with open(path, "rb") as fh:
