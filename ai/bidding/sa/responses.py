@@ -184,7 +184,7 @@ p = "1M P 2M P"
 RESPONSES += [
     rule("Game", p, "4M", {"hcp": (14, 21)}, "to play", priority=700, judge=_tp("M", 19, 99)),
     rule("Game try", p, "3M", {"hcp": (12, 18)}, "invites game", priority=690,
-         judge=_tp("M", 16, 18)),
+         judge=_tp("M", 15, 18)),
     rule("Pass", p, "P", {"hcp": (11, 15)}, "minimum", priority=100),
 ]
 p = "1m P 2m P"
