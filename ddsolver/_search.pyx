@@ -45,6 +45,8 @@ cdef int tt_init(TT* tt, int64_t memory_bytes) noexcept nogil:
     cdef int64_t budget_keys = memory_bytes // 5
     cdef int64_t budget_entries = memory_bytes - budget_keys
     cdef int bits = 10
+    if budget_keys // per_key > 0x7FFFFFFF or budget_entries // sizeof(TTBlock) > 0x7FFFFFFF:
+        return -1      # more keys or blocks than 32-bit indices address
     tt.max_keys = <int32_t>(budget_keys // per_key)
     if tt.max_keys < 1024:
         tt.max_keys = 1024
@@ -1056,7 +1058,9 @@ cdef class Engine:
             raise ValueError(f"memory_bytes must be at least 1 MiB, got {memory_bytes}")
         self.memory_bytes = memory_bytes
         if tt_init(&self.ctx.tt, memory_bytes) != 0:
-            raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes")
+            raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes "
+                              "(too large for this machine, or beyond the table's 32-bit "
+                              "indices)")
         self.has_table = 1
         self.ctx.use_tt = 1 if use_tt else 0
         self.ctx.trump = -1

@@ -47,6 +47,10 @@ _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _SYMBOLS = "♠♥♦♣"
 
 
+#: exit code after Ctrl-C (128 + SIGINT, as shells report it)
+EXIT_INTERRUPTED = 130
+
+
 class CLIError(click.ClickException):
     """Bad input or a file that cannot be read or written: message, exit code 2."""
 
@@ -93,7 +97,7 @@ def _table_dict(table: Any) -> dict[str, dict[str, int]]:
 
 def format_dd_table(table: Any, symbols: bool = True) -> list[str]:
     """The table as text lines: one row per strain (NT, S, H, D, C), columns N E S W."""
-    lines = ["       N   E   S   W"]
+    lines = ["        N   E   S   W"]
     for strain in _PRINT_STRAINS:
         cells = "".join(f"{int(table[strain, seat]):4d}" for seat in _SEATS)
         lines.append(f"  {_strain_label(strain, symbols):<3}{cells}")
@@ -169,13 +173,22 @@ class _Group(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str):
         return super().get_command(ctx, self.aliases.get(cmd_name, cmd_name))
 
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # not click's "Aborted!" with exit code 1, which means "--check found a difference"
+            click.echo("\nInterrupted: nothing written.", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="ddsolver")
 def main() -> None:
     """Double-dummy analysis of bridge deals: DD tables, par, PBN/LIN files, card values.
 
-    Exit codes: 0 success, 1 `analyse --check` found a difference, 2 bad input.
+    Exit codes: 0 success, 1 `analyse --check` found a difference, 2 bad input,
+    130 interrupted (Ctrl-C).
     """
 
 
@@ -625,6 +638,15 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
         raise click.UsageError("--json prints to stdout: give -o a file name, not '-'")
     if output is None and not (check or as_json):
         output = "-" if input_path == "-" else _default_output(input_path)
+    if output not in (None, "-"):
+        # fail before the solving, not after it
+        folder = os.path.dirname(os.path.abspath(output))
+        if os.path.isdir(output):
+            raise CLIError(f"cannot write {output}: it is a directory")
+        if not os.path.isdir(folder):
+            raise CLIError(f"cannot write {output}: no such directory {folder}")
+        if not os.access(folder, os.W_OK):
+            raise CLIError(f"cannot write {output}: directory {folder} is not writable")
     games, kind, newline = _read_games(input_path, fmt)
 
     reports = [_prepare(g) for g in games]

@@ -191,7 +191,10 @@ class Deal:
                 raise InvalidDealError(f"{seat.name} hand is not a Hand: {h!r}")
             if seen & h.mask:
                 dup = next(cards_of_mask(seen & h.mask))
-                raise InvalidDealError(f"duplicate card {dup}: dealt to {seat.name} and another seat")
+                first = next(s for s, o in zip(Seat, hands)
+                             if o is not None and s != seat and dup in o)
+                raise InvalidDealError(
+                    f"duplicate card {dup}: dealt to {first.name} and {seat.name}")
             seen |= h.mask
             if len(h) > 13:
                 raise InvalidDealError(f"{seat.name} has {len(h)} cards, more than 13")

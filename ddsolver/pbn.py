@@ -1994,12 +1994,15 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str
     comments, tags with their sections and comments in order), games separated by an
     empty line.  Tag values are written resolved (no ``#`` inheritance).
 
-    :param newline: the line end (``"\\r\\n"`` for PBN export format).
+    :param newline: the line end; ``"\\r\\n"`` writes PBN 2.1 export format (CRLF line
+        ends, resolved tag values), announced by a ``% EXPORT`` line.
     :raises PBNError: for a tag that cannot be written (bad name, line break in a value).
     """
     if isinstance(games, PBNGame):
         games = [games]
     out = ["% PBN 2.1"]
+    if newline == "\r\n":
+        out.append("% EXPORT")
     for i, game in enumerate(games):
         if i:
             out.append("")

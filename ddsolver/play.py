@@ -131,10 +131,14 @@ class Position:
             seen |= m
         if len(trick) > 3:
             raise InvalidPositionError(f"the current trick has {len(trick)} cards; at most 3")
+        on_table = 0
         for c in trick:
+            if on_table & c.bit:
+                raise InvalidDealError(f"card {c} is played twice to the current trick")
             if seen & c.bit:
                 raise InvalidDealError(f"card {c} is both on the table and in a hand")
             seen |= c.bit
+            on_table |= c.bit
         sizes = [bin(m).count("1") for m in masks]
         n = sizes[leader] + (1 if trick else 0)
         for k in range(4):

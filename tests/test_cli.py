@@ -26,6 +26,8 @@ from ddsolver.table import Seat
 
 DATA = Path(__file__).parent / "data"
 CLUB = DATA / "club_hand_record_36.pbn"
+#: the deal of the spec (game.md): North makes 10 tricks in notrump
+SPEC_DEAL_TEXT = "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
 
 # North holds the top four spades and hearts, the top three diamonds and the top two clubs:
 # 13 sure winners in notrump and in spades, hearts, diamonds; in clubs East-West hold
@@ -496,3 +498,51 @@ def test_analyse_to_dev_null_leaves_it_a_device(small_pbn: Path):
     result = run("analyse", small_pbn, "-o", os.devnull, "-q")
     assert result.exit_code == 0
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+# ---------------------------------------------------------------------------------------
+# found by a fresh-user check
+# ---------------------------------------------------------------------------------------
+
+
+def test_table_text_columns_line_up():
+    """Each number's last digit sits under its seat letter in the text table."""
+    result = run("table", SPEC_DEAL_TEXT)
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.strip() == "N   E   S   W")
+    row = next(line for line in lines if line.lstrip().startswith("NT"))
+    for letter in "NESW":
+        col = header.index(letter)
+        assert row[col].isdigit(), (header, row)
+        assert col + 1 == len(row) or not row[col + 1].isdigit(), (header, row)
+
+
+def test_analyse_unwritable_output_fails_before_solving(tmp_path, monkeypatch):
+    import ddsolver.solver as solver_module
+
+    def boom(*args, **kwargs):
+        raise AssertionError("solved before checking the output path")
+
+    monkeypatch.setattr(solver_module, "dd_tables", boom)
+    src = write(tmp_path / "in.pbn", pbn_game(1, SPEC_DEAL_TEXT))
+    result = run("analyse", src, "-o", tmp_path / "missing" / "out.pbn")
+    assert result.exit_code == 2
+    assert "no such directory" in result.stderr
+    result = run("analyse", src, "-o", tmp_path)
+    assert result.exit_code == 2
+    assert "is a directory" in result.stderr
+
+
+def test_analyse_interrupted_exit_code_and_no_file(tmp_path, monkeypatch):
+    import ddsolver.solver as solver_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver_module, "dd_tables", interrupted)
+    src = write(tmp_path / "in.pbn", pbn_game(1, SPEC_DEAL_TEXT))
+    out = tmp_path / "out.pbn"
+    result = runner().invoke(main, ["analyse", str(src), "-o", str(out)])
+    assert result.exit_code == 130
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == [src]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from ddsolver.deal import Deal
@@ -60,11 +61,32 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print JSON")
     args = ap.parse_args(argv)
     try:
-        print(run(args.deal, args.dealer, args.vulnerability, args.json))
+        text = run(args.deal, args.dealer, args.vulnerability, args.json)
     except BridgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    try:
+        _emit(text)
+    except BrokenPipeError:
+        # the reader went away (``| head``): stop quietly, as command-line tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return 0
+
+
+_SUIT_LETTERS = str.maketrans({"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"})
+
+
+def _emit(text: str) -> None:
+    """Print ``text``; on a console that cannot show suit symbols (e.g. cp1252) they become
+    the letters S H D C."""
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = text.translate(_SUIT_LETTERS).encode(encoding, "replace").decode(encoding)
+    print(text)
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
