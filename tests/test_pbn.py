@@ -809,3 +809,13 @@ def test_random_tag_values_round_trip(tags):
         return
     assert games == [g]
     assert games[0].tags == tags
+
+
+def test_write_into_missing_directory_names_the_target(tmp_path):
+    from ddsolver._io import atomic_write
+
+    target = tmp_path / "missing" / "out.pbn"
+    with pytest.raises(FileNotFoundError) as info:
+        atomic_write(target, "% PBN 2.1\n")
+    assert str(target) in str(info.value) and ".tmp" not in str(info.value)
+    assert not target.parent.exists()
