@@ -203,11 +203,15 @@ RESPONSES += [
 p = "1x P 2NT P"
 RESPONSES += [
     rule("Accepts the invitation", p, "3NT", {"hcp": (14, 21)}, "to play", priority=700),
+    rule("Major game", p, "4x", {"hcp": (14, 21), "x": 6}, "six or more cards, to play",
+         priority=710, where=lambda ctx, b, call: call.strain in (H, S)),
     rule("Own suit, minimum", p, "3x", {"hcp": (11, 13), "x": 6}, "to play", priority=650),
     rule("Declines the invitation", p, "P", {"hcp": (11, 13)}, "minimum", priority=100),
 ]
 p = "1x P 3NT P"
 RESPONSES += [
+    rule("Major game", p, "4x", {"hcp": (11, 21), "x": 6}, "six or more cards, to play",
+         priority=700, where=lambda ctx, b, call: call.strain in (H, S)),
     rule("Pass", p, "P", {"hcp": (11, 21)}, "to play", priority=100),
 ]
 p = "1x P 4x P"
