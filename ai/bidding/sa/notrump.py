@@ -248,7 +248,15 @@ def notrump_structure(prefix: str, level: int, lo: int, hi: int, label: str) -> 
         pi = f"{p} 2NT P"
         R += [
             rule("Accepts the invitation", pi, "3NT", {"hcp": acc}, "maximum", priority=700),
+            rule("Accepts with a five-card major", pi, "3M", {"hcp": acc, "M": (5, 5)},
+                 "maximum, five cards; responder chooses 3NT or four of the major",
+                 forcing=GF, priority=705, prefer=lambda h, c, b: int(b["M"])),
             rule("Declines the invitation", pi, "P", {"hcp": mn}, "minimum", priority=690),
+        ]
+        pi = f"{p} 2NT P 3M P"
+        R += [
+            rule("Chooses the major", pi, "4M", {"M": 3}, "three-card support", priority=710),
+            rule("Chooses notrump", pi, "3NT", {"M": (0, 2)}, "no fit", priority=700),
         ]
     # -- quantitative 4NT
     pq = f"{p} 4NT P"
