@@ -1,7 +1,8 @@
 """Generic rules: where no specific rule's auction pattern applies, the players place the
 contract from what partner has shown (spec: "25 combined points usually for game, 33 for a
-small slam; look for an eight-card major fit"), compete on fits, double for penalty, and
-keep bidding when partner's last call was forcing."""
+small slam; look for an eight-card major fit"), invite slam with a quantitative 4NT, compete
+on fits, sacrifice and double sacrifices, double for penalty or (after having bid, partner
+silent) for takeout, and keep bidding when partner's last call was forcing."""
 
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 (spec: "After 1NT: 2♣ Stayman; 2♦/2♥ Jacoby transfers; 2NT invites; 3NT to play").
 
 One factory, :func:`notrump_structure`, builds the same structure over 1NT (15-17), 2NT
-(20-21) and 2♣-2♦-2NT (22-24), with point ranges derived from "25 for game, 33 for a small
-slam, 37 for a grand slam".
+(20-21), 2♣-2♦-2NT (22-24) and, "systems on", over our 1NT overcall (15-18) and balancing 1NT
+(12-16), with point ranges derived from "25 for game, 33 for a small slam, 37 for a grand
+slam".  After Stayman's answer or a completed transfer, 4NT is quantitative (not Blackwood).
 """
 
 from __future__ import annotations
