@@ -239,6 +239,56 @@ def test_slam_reached_with_33(sa):
     assert choose(sa, "KQ7.K84.QJ53.Q84", ["2NT", "Pass"]) == "6NT"
 
 
+# -- refinements within the spec's frame --------------------------------------------------------
+def test_quantitative_4nt_after_1nt_rebid(sa):
+    calls = ["1C", "Pass", "1S", "Pass", "1NT", "Pass"]
+    assert choose(sa, "QJ64.AJT.AK9.QJ7", calls) == "4NT"            # 18 opposite 11-14
+    exp = sa.explain(Auction("N", calls), "4NT")
+    assert exp.name == "Quantitative 4NT" and not exp.artificial
+    assert exp.constraints.hcp == (18, 19)
+    after = calls + ["4NT", "Pass"]
+    assert choose(sa, "K85.Q97.Q2.AK643", after) == "6NT"            # 14: maximum
+    assert choose(sa, "K85.Q97.Q2.AJ643", after) == "Pass"           # 12: minimum
+    assert sa.explain(Auction("N", after), "6NT").constraints.hcp[0] == 13
+
+
+def test_4nt_over_stayman_answer_is_quantitative(sa):
+    exp = sa.explain(Auction("N", ["1NT", "Pass", "2C", "Pass", "2D", "Pass"]), "4NT")
+    assert exp.name == "Quantitative 4NT" and exp.constraints.hcp == (16, 17)
+    assert "Blackwood" not in exp.rules
+
+
+def test_systems_on_over_our_1nt_overcall(sa):
+    a = Auction("N", ["1H", "1NT", "Pass"])
+    assert sa.explain(a, "2C").name == "Stayman"
+    tr = sa.explain(a, "2D")
+    assert tr.name == "Jacoby transfer" and tr.constraints.length(Suit.HEARTS)[0] == 5
+
+
+def test_reopening_double_is_takeout(sa):
+    calls = ["1NT", "Pass", "Pass", "2H"]
+    assert choose(sa, "AT94.65.AJ3.AK53", calls) == "X"
+    exp = sa.explain(Auction("N", calls), "X")
+    assert exp.name == "Reopening double" and exp.artificial and exp.forcing.is_forcing
+    assert "Penalty double" not in exp.rules
+
+
+def test_sacrifice_and_its_double(sa):
+    calls = ["Pass", "1C", "1S", "2H", "2S", "4H", "Pass", "Pass"]
+    hand = "J9752.4.9843.T72"            # five spades opposite an overcall: ten trumps
+    assert choose(sa, hand, calls, vul=Vulnerability.EW) == "4S"
+    assert sa.hint(Hand.from_pbn(hand), Auction("N", calls), Vulnerability.EW).explanation.name \
+        == "Sacrifice"
+    assert choose(sa, "J975.42.9843.T72", calls, vul=Vulnerability.EW) == "Pass"  # nine only
+    dbl = sa.explain(Auction("N", calls + ["4S"]), "X")
+    assert dbl.name == "Penalty double of a sacrifice"
+
+
+def test_raise_of_weak_two_to_game(sa):
+    assert choose(sa, "Q72.K842.A953.K8", ["2H", "Pass"]) == "4H"    # 12 HCP + doubleton
+    assert choose(sa, "Q72.K842.Q953.K8", ["2H", "Pass"]) == "3H"    # 10 HCP
+
+
 # -- explanations ----------------------------------------------------------------------------------
 def test_spec_example_auction_explained(sa):
     auction = Auction("N", ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"])
