@@ -63,6 +63,7 @@ cdef struct Ctx:
     uint64_t probes
     uint64_t hits
     uint64_t qtcuts
+    uint64_t trick_nodes    # trick starts reached by a card (DDS's 'nodes' count)
     uint64_t tl_nodes[14]   # nodes by tricks left (trick starts and cards)
     uint64_t tl_probes[14]
     uint64_t tl_hits[14]

@@ -260,23 +260,20 @@ cdef inline uint64_t shape_key(Ctx* c) noexcept nogil:
 
 cdef void trick_dist(Ctx* c, uint32_t* dist) noexcept nogil:
     """Per suit, the owners (2 bits each, seat number) of the cards in play, top first."""
-    cdef int s, r, i
+    cdef int s, r, h
     cdef uint32_t d
-    cdef uint16_t a
+    cdef uint16_t a, hh
     for s in range(4):
         a = c.agg[c.tl][s]
         d = 0
-        i = 0
-        while a:
-            r = dd_highest(a)
-            a &= ~(<uint16_t>(1 << r))
-            if c.hold[1][s] >> r & 1:
-                d |= <uint32_t>1 << (2 * i)
-            elif c.hold[2][s] >> r & 1:
-                d |= <uint32_t>2 << (2 * i)
-            elif c.hold[3][s] >> r & 1:
-                d |= <uint32_t>3 << (2 * i)
-            i += 1
+        # North owns 0: only East, South and West add bits.  A card's place is the number
+        # of cards in play above it.
+        for h in range(1, 4):
+            hh = c.hold[h][s]
+            while hh:
+                r = dd_lowest(hh)
+                hh &= hh - 1
+                d |= <uint32_t>h << (2 * dd_popcount(a >> (r + 1)))
         dist[s] = d
 
 
@@ -319,7 +316,7 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
     """
     cdef int lho = (L + 1) & 3, rho = (L + 3) & 3
     cdef int pard = (L + 2) & 3, r
-    cdef int s, t = c.trump, total = 0, best = 0, bs = -1, k, rem_l, rem_r, n
+    cdef int s, t = c.trump, total = 0, best = 0, bs = -1, k, rem_l, rem_r, n, oh
     cdef int ks[4]
     cdef uint16_t kmask[4]
     cdef uint16_t h, opp, m, ph
@@ -331,24 +328,30 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
             kmask[s] = 0
             continue
         opp = c.hold[lho][s] | c.hold[rho][s]
-        if opp:
-            kmask[s] = h & <uint16_t>(~((1 << (dd_highest(opp) + 1)) - 1))
-        else:
-            kmask[s] = h
-        # partner plays low under each winner; stop before partner would have to overtake
-        # (the lead would pass to partner and the rest could be stranded)
-        m = kmask[s]
+        oh = dd_highest(opp) if opp else 0
+        # rounds after which both opponents are void in the suit (they must follow)
+        rem_l = dd_popcount(c.hold[lho][s])
+        rem_r = dd_popcount(c.hold[rho][s])
+        if rem_r > rem_l:
+            rem_l = rem_r
+        # L's cards from the top win while they beat every opponent's card or the opponents
+        # are out of the suit; partner plays low under each winner; stop before partner
+        # would have to overtake (the lead would pass to partner and the rest could be
+        # stranded)
+        m = h
         ph = c.hold[pard][s]
         k = 0
         while m:
             r = dd_highest(m)
+            if r < oh and k < rem_l:
+                break
             if ph:
                 if dd_lowest(ph) > r:
                     break
                 ph &= ph - 1
             m &= ~(<uint16_t>(1 << r))
             k += 1
-        kmask[s] &= ~m
+        kmask[s] = h & ~m
         ks[s] = k
     if t == 4:
         for s in range(4):
@@ -587,7 +590,7 @@ cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, prev, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
-    cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size
+    cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size, force_rank = -1
     cdef int top_of[4]
     cdef int w_top[4]
     cdef int w_low[4]
@@ -640,6 +643,24 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                         and dd_highest(a) > wrank and dd_highest(a) > max_next)
     if n == 1:
         return 1
+    if pos == 2 and first_suit == lead_suit and lead_suit >= 0:
+        # third hand cannot beat fourth hand's top card: the cheapest card that beats
+        # fourth hand's second group (and the card winning so far) forces out the top
+        # (DDS's RankForcesAce idea)
+        a = c.hold[(seat + 1) & 3][lead_suit]
+        if a and dd_highest(a) > dd_highest(c.hold[seat][lead_suit]):
+            between = (c.hold[0][lead_suit] | c.hold[1][lead_suit] | c.hold[2][lead_suit]
+                       | c.hold[3][lead_suit])
+            r = dd_highest(a)
+            # fourth hand's top group: its cards with no other card in play between them
+            while r > 2 and (between >> (r - 1)) & 1 and (a >> (r - 1)) & 1:
+                r -= 1
+            a &= <uint16_t>((1 << r) - 1)
+            if a and (wsuit != lead_suit or dd_highest(a) > wrank):
+                k = dd_highest(a)
+                h = c.hold[seat][lead_suit] & <uint16_t>(~((1 << (k + 1)) - 1))
+                if h:
+                    force_rank = dd_lowest(h)
     if pos == 0:
         for s in range(4):
             if not c.hold[seat][s]:
@@ -707,7 +728,9 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                 elif pos == 2:
                     # third hand: low when partner's card already beats fourth hand;
                     # otherwise the cheapest card that beats both the trick and fourth hand
-                    if partner_wins and (wsuit != s or wrank > max_next):
+                    if force_rank >= 0 and (moves[i].group >> force_rank) & 1:
+                        moves[i].weight = 60
+                    elif partner_wins and (wsuit != s or wrank > max_next):
                         moves[i].weight = 50 - moves[i].rank
                     elif (wsuit == s and r > wrank) and r > max_next:
                         moves[i].weight = 80 - r
@@ -942,6 +965,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             c.tl -= 1
             if (w & 1) == 0:
                 c.ns_won += 1
+            c.trick_nodes += 1
             r = ab(c, 0, target, cwr)
             c.tl += 1
             c.leader = old_leader
@@ -1083,7 +1107,8 @@ cdef class Engine:
     def stats(self):
         """Counters: nodes, table probes and hits, quick-trick cutoffs, entries, resets."""
         return {"nodes": self.ctx.nodes, "probes": self.ctx.probes, "hits": self.ctx.hits,
-                "qtcuts": self.ctx.qtcuts, "entries": self.ctx.tt.nentries,
+                "qtcuts": self.ctx.qtcuts,
+                "trick_nodes": self.ctx.trick_nodes, "entries": self.ctx.tt.nentries,
                 "keys": self.ctx.tt.nkeys, "resets": self.ctx.tt.resets,
                 "tl_nodes": [self.ctx.tl_nodes[i] for i in range(14)],
                 "tl_probes": [self.ctx.tl_probes[i] for i in range(14)],
