@@ -136,6 +136,7 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
     cdef TTEntry* e
     cdef int s, k, j
     cdef uint16_t a
+    cdef TTEntry tmp
     if ki < 0:
         return -1
     bi = tt.keys[ki].first
@@ -155,7 +156,15 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
                         wr[s] |= <uint16_t>(1 << dd_highest(a))
                         a &= ~(<uint16_t>(1 << dd_highest(a)))
                         k -= 1
-                return 1 if e.lo >= need else 0
+                s = 1 if e.lo >= need else 0
+                # move the entry to the front (newest place) of its key: later probes of
+                # the key find it first
+                blk = &tt.blocks[tt.keys[ki].first]
+                if e != &blk.e[blk.n - 1]:
+                    tmp = blk.e[blk.n - 1]
+                    blk.e[blk.n - 1] = e[0]
+                    e[0] = tmp
+                return s
         bi = blk.next
     return -1
 
@@ -468,10 +477,10 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
         break
     if cross >= 0:
         b = cash_tricks(c, P, bwr)
-        if t == 4 and qwr[cross] == 0 and a > 0:
-            # notrump: L first cashes its own winners, then leads low to partner's top card
-            # of the crossing suit, and partner cashes its winners in the suits where L
-            # counted none.  Partner follows low to L's winners (its lowest cards) and
+        if (t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)) and qwr[cross] == 0 and a > 0:
+            # notrump, or the opponents hold no trumps: L first cashes its own winners,
+            # then leads low to partner's top card of the crossing suit, and partner cashes
+            # its winners in the suits where L counted none.  Partner follows low to L's winners (its lowest cards) and
             # discards when void: its discards must come from cards it does not need
             # (neither followed nor counted).  (DDS's QuickTricks also adds partner's
             # winners reached through an entry.)
@@ -1289,11 +1298,7 @@ cdef class Engine:
                 1 << self.ctx.trick_rank[self.ctx.tl][i])
 
     def ns_tricks(self, int guess=-1):
-        """Exact N-S tricks among the tricks left (the current one included).
-
-        ``guess`` is the driver's first target; -1: an estimate from the high cards and
-        trumps at a trick start (``estimate_ns``), the middle value mid-trick.  Any guess
-        gives the same answer; a close one saves searches."""
+        """Exact N-S tricks among the tricks left (the current one included)."""
         cdef int g = guess, v
         if self.ctx.tl == 0:
             return 0
