@@ -610,8 +610,11 @@ cdef enum:
     LEAD_SIZE_W = 16
     # the table's bucket array starts with 1 << START_BUCKET_BITS buckets
     START_BUCKET_BITS = 14
+    # leads: into / through a tenace; a ruff for either side; low from under our own top
+    # card.  Discards: points per card of the suit's length
     LEAD_TENACE_W = 20
     LEAD_RUFF_W = 25
+    LEAD_UNDER_W = 40
     DISCARD_LEN_W = 3
 
 cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
@@ -708,6 +711,10 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
             size = LEAD_SIZE_W * (k if k else c.tl)
             k = dd_popcount(c.hold[rho][s])
             size += LEAD_SIZE_W * (k if k else c.tl)
+            if c.hold[pard][s] == 0 and trump == 4:
+                # in notrump a void partner also chooses among all its cards (and cannot
+                # win the trick)
+                size += LEAD_SIZE_W * c.tl
             # a winner: cash it unless an opponent can ruff
             if (trump < 4 and s != trump and
                     ((c.hold[lho][s] == 0 and c.hold[lho][trump] != 0) or
@@ -743,6 +750,8 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                 w_low[s] += LEAD_TENACE_W      # leading through to partner
             if o2 >= 0 and o3 >= 0 and (o2 & 1) == (seat & 1) and (o3 & 1) == (seat & 1):
                 w_low[s] += LEAD_TENACE_W      # sets up a winner for our side
+            if o1 == seat:
+                w_low[s] -= LEAD_UNDER_W       # leading low from under our own top card
     for i in range(n):
         s = moves[i].suit
         r = dd_highest(moves[i].group)   # the group's top card
