@@ -816,3 +816,19 @@ def test_engine_fuzz_does_not_crash(seed):
     assert out.returncode == 0, f"engine crashed (return code {out.returncode}): {out.stderr}"
     accepted, rejected = (int(x) for x in out.stdout.split()[-2:])
     assert accepted > 100 and rejected > 20
+
+
+def test_engine_counts_trick_nodes():
+    """``trick_nodes`` counts the trick starts reached by a card (DDS's ``nodes``).  The
+    table is probed only at trick starts: at those, and at the root once per search of the
+    driver (at most 14 searches)."""
+    from ddsolver._search import Engine
+
+    rec = read_dds_file(DATA / "list100.txt")[0]
+    eng = Engine()
+    eng.set_position(rec.deal.masks(), 4, 1, ())
+    ns = eng.ns_tricks()
+    assert ns == rec.table[4][0]   # declarer North in notrump (East leads): N-S tricks
+    st = eng.stats
+    assert 0 < st["trick_nodes"] < st["nodes"]
+    assert 0 < st["probes"] <= st["trick_nodes"] + 14

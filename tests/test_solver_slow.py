@@ -120,3 +120,12 @@ def test_reference_positions_one_solver_in_file_order():
         got = {str(c): v for c, v in solver.solve(pos).items()}
         assert got == rec["results"], rec["id"]
 
+
+
+def test_freak_deal_thomas1_table():
+    """DDS's hands/thomas1.txt: every hand void in one suit, huge notrump trees (DDS 2.9
+    needs about 4 minutes of CPU for the table).  The table must equal the file's TABLE,
+    inside the default table cap."""
+    rec = read_dds_file(DATA / "thomas1.txt")[0]
+    solver = Solver()
+    assert np.array_equal(solver.dd_table(rec.deal).to_array(), rec.table)
