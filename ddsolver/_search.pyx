@@ -336,23 +336,22 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
             ks[s] = 0
             kmask[s] = 0
             continue
-        opp = c.hold[lho][s] | c.hold[rho][s]
-        oh = dd_highest(opp) if opp else 0
-        # rounds after which both opponents are void in the suit (they must follow)
+        # each opponent's length and top card: after k rounds an opponent with more than
+        # k cards may still hold its top card (it chooses what to keep); one with k or
+        # fewer is out of the suit (it had to follow)
         rem_l = dd_popcount(c.hold[lho][s])
         rem_r = dd_popcount(c.hold[rho][s])
-        if rem_r > rem_l:
-            rem_l = rem_r
-        # L's cards from the top win while they beat every opponent's card or the opponents
-        # are out of the suit; partner plays low under each winner; stop before partner
-        # would have to overtake (the lead would pass to partner and the rest could be
-        # stranded)
+        oh = dd_highest(c.hold[lho][s]) if rem_l else 0
+        n = dd_highest(c.hold[rho][s]) if rem_r else 0
+        # L's cards from the top win while they beat every card an opponent may still
+        # hold; partner plays low under each winner; stop before partner would have to
+        # overtake (the lead would pass to partner and the rest could be stranded)
         m = h
         ph = c.hold[pard][s]
         k = 0
         while m:
             r = dd_highest(m)
-            if r < oh and k < rem_l:
+            if (k < rem_l and r < oh) or (k < rem_r and r < n):
                 break
             if ph:
                 if dd_lowest(ph) > r:
