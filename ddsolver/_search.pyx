@@ -444,6 +444,71 @@ cdef inline int trim_winners(uint16_t* qwr, int excess, int keep_suit, int keep_
     return dropped
 
 
+cdef int side_suit_tricks(Ctx* c, int L, int s, uint16_t* rel) noexcept nogil:
+    """Tricks seat ``L``'s side surely wins in suit ``s`` alone, ``L`` on lead, playing it
+    out with both hands' winners (no trumps on the opponents' side).
+
+    A card is a winner when it beats the top card of every opponent still in the suit (after
+    k rounds an opponent with k cards or fewer is out; one with more may keep its top card).
+    Each round the hand on lead plays its highest card if it is a winner, its partner its
+    lowest card (taking the lead if that card is higher); otherwise the hand on lead plays
+    its lowest card under partner's highest winner, which takes the lead.  Counting stops at
+    the first round neither applies.  ``rel`` gets the winners played (the cards relied on).
+    """
+    cdef int P = (L + 2) & 3, nl, nr, tl_, tr, thr, k = 0, r, lo, on_l = 1
+    cdef uint16_t hl = c.hold[L][s], hp = c.hold[P][s], cur, oth
+    nl = dd_popcount(c.hold[(L + 1) & 3][s])
+    nr = dd_popcount(c.hold[(L + 3) & 3][s])
+    tl_ = dd_highest(c.hold[(L + 1) & 3][s]) if nl else 0
+    tr = dd_highest(c.hold[(L + 3) & 3][s]) if nr else 0
+    rel[0] = 0
+    while True:
+        cur = hl if on_l else hp
+        oth = hp if on_l else hl
+        if not cur:
+            break
+        thr = 0
+        if k < nl and tl_ > thr:
+            thr = tl_
+        if k < nr and tr > thr:
+            thr = tr
+        r = dd_highest(cur)
+        if r > thr:
+            rel[0] |= <uint16_t>(1 << r)
+            cur &= ~(<uint16_t>(1 << r))
+            if oth:
+                lo = dd_lowest(oth)
+                oth &= ~(<uint16_t>(1 << lo))
+                if lo > r:
+                    on_l = 1 - on_l     # partner overtook: it leads next
+                    if on_l:
+                        hl = oth; hp = cur
+                    else:
+                        hp = oth; hl = cur
+                    k += 1
+                    continue
+        elif oth and dd_highest(oth) > thr and dd_lowest(cur) < dd_highest(oth):
+            r = dd_highest(oth)
+            rel[0] |= <uint16_t>(1 << r)
+            oth &= ~(<uint16_t>(1 << r))
+            cur &= ~(<uint16_t>(1 << dd_lowest(cur)))
+            on_l = 1 - on_l             # partner won: it leads next
+            if on_l:
+                hl = oth; hp = cur
+            else:
+                hp = oth; hl = cur
+            k += 1
+            continue
+        else:
+            break
+        if on_l:
+            hl = cur; hp = oth
+        else:
+            hp = cur; hl = oth
+        k += 1
+    return k
+
+
 cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     """Sure tricks of the leader's side: the leader's cashable winners, or a low lead to
     partner's winner followed by partner's cashable winners, or top trumps in one hand.
@@ -453,10 +518,13 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     table); the return value is then the proven count."""
     cdef int L = c.leader, P = (c.leader + 2) & 3, lho = (c.leader + 1) & 3
     cdef int rho = (c.leader + 3) & 3, s, t = c.trump, a, b = -1, ptop, cross = -1
-    cdef int which = 0, fol, dsc, w, k, n
+    cdef int which = 0, fol, dsc, w, k, n, s2, m2, keep = -1
     cdef uint16_t bwr[4]
+    cdef uint16_t lwr[4]
+    cdef uint16_t sr
     cdef uint16_t hp, hl, opp
     a = cash_tricks(c, L, qwr)
+    lwr[0] = qwr[0]; lwr[1] = qwr[1]; lwr[2] = qwr[2]; lwr[3] = qwr[3]
     for s in range(4):
         hp = c.hold[P][s]
         hl = c.hold[L][s]
@@ -506,14 +574,46 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
             qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
             a = b
             which = 1
+    if a < want and (t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)):
+        # one suit played out with both hands' winners, after the leader's own winners in
+        # the other suits (partner keeps all its cards of that suit, so its discards on the
+        # leader's winners must come from cards it neither follows with nor keeps)
+        for s in range(4):
+            if c.hold[P][s] == 0 or c.hold[L][s] == 0:
+                continue
+            n = side_suit_tricks(c, L, s, &sr)
+            if n <= dd_popcount(lwr[s]):
+                continue
+            fol = 0
+            dsc = 0
+            w = 0
+            for s2 in range(4):
+                if s2 == s or lwr[s2] == 0:
+                    continue
+                k = dd_popcount(lwr[s2])
+                m2 = dd_popcount(c.hold[P][s2])
+                fol += k if k < m2 else m2
+                dsc += k - m2 if k > m2 else 0
+                w += k
+            if c.tl - fol - dd_popcount(c.hold[P][s]) < dsc or w + n <= a:
+                continue
+            a = w + n
+            for s2 in range(4):
+                qwr[s2] = lwr[s2] if s2 != s else sr
+            which = 2
+            keep = s
     if t < 4:
         b = trump_sure(c, L, bwr, want)
         if b > a or (b >= want and a >= want):
             qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
             return b
     if a > want:
-        # in a suit contract the trumps counted decide which side suits count: keep them
-        a -= trim_winners(qwr, a - want, t if t < 4 else -1, cross if which == 1 else -1)
+        if which == 2:
+            # the suit played out by both hands stays whole
+            a -= trim_winners(qwr, a - want, keep, -1)
+        else:
+            # in a suit contract the trumps counted decide which side suits count: keep them
+            a -= trim_winners(qwr, a - want, t if t < 4 else -1, cross if which == 1 else -1)
     return a
 
 
