@@ -1257,7 +1257,9 @@ cdef int play_card(Ctx* c, int pos, int suit, int rank) noexcept nogil:
 cdef class Engine:
     """Owns one search context and its transposition table.
 
-    Not thread-safe: use one Engine per thread.  The GIL is released while searching.
+    Not for sharing between threads: use one Engine per thread.  The GIL is released while
+    searching; a call made while another thread searches on the same Engine raises
+    RuntimeError instead of corrupting the search.
     Table entries depend on the trump strain only, so they stay valid across positions and
     deals of the same strain; :meth:`set_position` clears the table when the strain changes.
     """
@@ -1265,6 +1267,7 @@ cdef class Engine:
     cdef Ctx ctx
     cdef int pos            # cards of the current trick already played at the root
     cdef int has_table
+    cdef int busy           # a search runs (without the GIL) on this engine
     cdef public int64_t memory_bytes
 
     def __cinit__(self, int64_t memory_bytes=256 * 1024 * 1024, bint use_tt=True):
@@ -1287,7 +1290,15 @@ cdef class Engine:
 
     def clear(self):
         """Empty the transposition table."""
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; use one Engine "
+                               "(or Solver) per thread")
         tt_clear(&self.ctx.tt)
+
+    @property
+    def searching(self):
+        """Whether a search runs on this engine (in another thread) right now."""
+        return self.busy != 0
 
     @property
     def nodes(self):
@@ -1343,6 +1354,9 @@ cdef class Engine:
 
         The caller (``ddsolver.solver``) has validated the position.
         """
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; use one Engine "
+                               "(or Solver) per thread")
         cdef int h, s, i, idx, k, want
         cdef uint64_t m
         cdef uint16_t held
@@ -1410,10 +1424,17 @@ cdef class Engine:
         cdef int g = guess, v
         if self.ctx.tl == 0:
             return 0
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; use one Engine "
+                               "(or Solver) per thread")
         if g < 0:
             g = estimate_ns(&self.ctx) if self.pos == 0 else (self.ctx.tl + 1) // 2
-        with nogil:
-            v = ns_value(&self.ctx, self.pos, g)
+        self.busy = 1
+        try:
+            with nogil:
+                v = ns_value(&self.ctx, self.pos, g)
+        finally:
+            self.busy = 0
         return v
 
     def ns_tricks_after(self, int suit, int rank, int guess=-1):
@@ -1422,6 +1443,9 @@ cdef class Engine:
         cdef Ctx saved
         cdef int newpos, v, g = guess, won, lead
         cdef int seat = (self.ctx.leader + self.pos) & 3
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; use one Engine "
+                               "(or Solver) per thread")
         if not (0 <= suit <= 3) or not (2 <= rank <= 14) or self.ctx.tl < 1:
             raise ValueError(f"invalid card (suit {suit}, rank {rank})")
         if not (self.ctx.hold[seat][suit] >> rank) & 1:
@@ -1431,6 +1455,7 @@ cdef class Engine:
             if suit != lead and self.ctx.hold[seat][lead]:
                 raise ValueError(f"seat {seat} must follow suit {lead}")
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+        self.busy = 1
         with nogil:
             newpos = play_card(&self.ctx, self.pos, suit, rank)
             won = self.ctx.ns_won
@@ -1444,6 +1469,7 @@ cdef class Engine:
                     g = g - won
                 v = ns_value(&self.ctx, newpos, g)
             v += won
+        self.busy = 0
         # restore everything but the table and the node counter
         saved.nodes = self.ctx.nodes
         memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
@@ -1455,5 +1481,8 @@ cdef class Engine:
         cdef Move moves[MAX_MOVES]
         cdef int n, i
         cdef int seat = (self.ctx.leader + self.pos) & 3
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; use one Engine "
+                               "(or Solver) per thread")
         n = gen_moves(&self.ctx, self.pos, seat, moves)
         return [(moves[i].suit, moves[i].rank, moves[i].group) for i in range(n)]

@@ -17,6 +17,7 @@ reused across solves with the same trump strain; it is not thread-safe, so use o
 from __future__ import annotations
 
 import os
+import numbers
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Dict, Iterable, List, Optional
@@ -26,7 +27,7 @@ import numpy as np
 from ._search import Engine
 from .cards import Card, Strain
 from .deal import Deal
-from .errors import InvalidDealError, InvalidPositionError
+from .errors import InvalidDealError, InvalidPositionError, InvalidTableError
 from .play import Position
 from .table import Seat, Side
 
@@ -58,11 +59,14 @@ class DDTable:
     __slots__ = ("_array",)
 
     def __init__(self, array):
-        arr = np.asarray(array, dtype=np.int64)
+        try:
+            arr = np.asarray(array, dtype=np.int64)
+        except (TypeError, ValueError) as exc:
+            raise InvalidTableError(f"a DD table needs 5 x 4 integers: {exc}") from None
         if arr.shape != (5, 4):
-            raise ValueError(f"a DD table has shape (5, 4), got {arr.shape}")
+            raise InvalidTableError(f"a DD table has shape (5, 4), got {arr.shape}")
         if arr.min() < 0 or arr.max() > 13:
-            raise ValueError("DD table values must be 0..13")
+            raise InvalidTableError("DD table values must be 0..13")
         self._array = arr.astype(np.uint8)
         self._array.setflags(write=False)
 
@@ -92,6 +96,15 @@ class DDTable:
         return "\n".join(lines)
 
 
+def _check_guess(guess) -> int:
+    """The engine's guess argument: -1 for None, else an integer 0..13."""
+    if guess is None:
+        return -1
+    if isinstance(guess, bool) or not isinstance(guess, numbers.Integral) or not 0 <= guess <= 13:
+        raise ValueError(f"guess must be None or an integer 0..13, got {guess!r}")
+    return int(guess)
+
+
 def _trick_pairs(position: Position):
     return [(int(c.suit), int(c.rank)) for c in position.trick_cards]
 
@@ -104,13 +117,21 @@ class Solver:
     by relative ranks and suit lengths, so they stay exact across positions and deals with the
     same trump.  The table is emptied automatically when the strain changes.
 
+    Calls from several threads on one Solver are safe but run one at a time (a lock); to
+    solve in parallel use one Solver per thread, as :func:`dd_tables` does.
+
     :param memory_mb: cap on the table's memory, MiB (default :data:`DEFAULT_MEMORY_MB`).
+    :raises TypeError: if ``memory_mb`` is not an integer.
+    :raises ValueError: if ``memory_mb`` is below 1.
     :raises MemoryError: if the table cannot be allocated.
     """
 
     def __init__(self, memory_mb: int = DEFAULT_MEMORY_MB):
+        if isinstance(memory_mb, bool) or not isinstance(memory_mb, numbers.Integral):
+            raise TypeError(f"memory_mb must be an integer number of MiB, got {memory_mb!r}")
         if memory_mb < 1:
             raise ValueError(f"memory_mb must be >= 1, got {memory_mb}")
+        self._lock = threading.RLock()
         self._engine = Engine(int(memory_mb) * 1024 * 1024)
 
     @property
@@ -120,7 +141,8 @@ class Solver:
 
     def clear(self) -> None:
         """Empty the transposition table."""
-        self._engine.clear()
+        with self._lock:
+            self._engine.clear()
 
     def _load(self, position: Position) -> None:
         if not isinstance(position, Position):
@@ -139,6 +161,10 @@ class Solver:
             Equivalent cards get their own entry with the same value.
         :raises InvalidPositionError: if the play is over or ``position`` is not a Position.
         """
+        with self._lock:
+            return self._solve(position)
+
+    def _solve(self, position: Position) -> Dict[Card, int]:
         self._load(position)
         tl = position.tricks_left
         mover_ns = position.to_move.side == Side.NS
@@ -160,18 +186,30 @@ class Solver:
         """Tricks the side to move wins among the tricks not yet completed (current trick
         included) with best play by all four hands.
 
+        ``guess`` (optional, 0..13): the driver's first target for N-S; any value gives the
+        same answer, a close one saves time.
+
         :raises InvalidPositionError: if the play is over or ``position`` is not a Position.
+        :raises ValueError: if ``guess`` is not None or an integer 0..13.
         """
-        self._load(position)
-        ns = self._engine.ns_tricks(-1 if guess is None else int(guess))
+        g = _check_guess(guess)
+        with self._lock:
+            self._load(position)
+            ns = self._engine.ns_tricks(g)
         if position.to_move.side == Side.NS:
             return ns
         return position.tricks_left - ns
 
     def ns_tricks(self, position: Position, guess: Optional[int] = None) -> int:
-        """Tricks N-S win among the tricks not yet completed (current one included)."""
-        self._load(position)
-        return self._engine.ns_tricks(-1 if guess is None else int(guess))
+        """Tricks N-S win among the tricks not yet completed (current one included).
+
+        :raises InvalidPositionError: if the play is over or ``position`` is not a Position.
+        :raises ValueError: if ``guess`` is not None or an integer 0..13.
+        """
+        g = _check_guess(guess)
+        with self._lock:
+            self._load(position)
+            return self._engine.ns_tricks(g)
 
     def dd_table(self, deal: Deal) -> DDTable:
         """The double-dummy table of a complete deal; see :class:`DDTable`.
@@ -185,14 +223,15 @@ class Solver:
         masks = deal.masks()
         arr = np.zeros((5, 4), dtype=np.uint8)
         eng = self._engine
-        for strain in (4, 3, 2, 1, 0):
-            guess = -1
-            for leader in range(4):
-                eng.set_position(masks, strain, leader, ())
-                ns = eng.ns_tricks(guess)
-                guess = ns
-                declarer = (leader + 3) % 4
-                arr[strain, declarer] = ns if declarer % 2 == 0 else 13 - ns
+        with self._lock:
+            for strain in (4, 3, 2, 1, 0):
+                guess = -1
+                for leader in range(4):
+                    eng.set_position(masks, strain, leader, ())
+                    ns = eng.ns_tricks(guess)
+                    guess = ns
+                    declarer = (leader + 3) % 4
+                    arr[strain, declarer] = ns if declarer % 2 == 0 else 13 - ns
         return DDTable(arr)
 
 

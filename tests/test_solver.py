@@ -832,3 +832,63 @@ def test_engine_counts_trick_nodes():
     st = eng.stats
     assert 0 < st["trick_nodes"] < st["nodes"]
     assert 0 < st["probes"] <= st["trick_nodes"] + 14
+
+
+def test_solver_shared_between_threads_is_serialized():
+    """One Solver used by several threads at once: the calls take turns (a lock) and every
+    table is right (before: a segfault)."""
+    recs = read_dds_file(DATA / "list100.txt")[:4]
+    solver = Solver(memory_mb=16)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        tables = list(pool.map(lambda r: solver.dd_table(r.deal).to_array(), recs))
+    for rec, got in zip(recs, tables):
+        assert np.array_equal(got, rec.table)
+
+
+def test_engine_refuses_calls_while_searching():
+    """A second thread calling a searching Engine gets RuntimeError, not a corrupted search."""
+    import threading
+    import time
+
+    from ddsolver._search import Engine
+
+    rec = read_dds_file(DATA / "list100.txt")[30]
+    eng = Engine()
+    eng.set_position(rec.deal.masks(), 4, 0, ())
+    result = []
+    worker = threading.Thread(target=lambda: result.append(eng.ns_tricks()))
+    worker.start()
+    deadline = time.monotonic() + 5
+    while not eng.searching and worker.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.0005)
+    assert eng.searching, "the search ended before it could be observed"
+    with pytest.raises(RuntimeError, match="another thread"):
+        eng.ns_tricks()
+    with pytest.raises(RuntimeError, match="another thread"):
+        eng.set_position(rec.deal.masks(), 4, 1, ())
+    worker.join()
+    assert result == [13 - rec.table[4][3]]   # North leads: declarer West; N-S tricks
+    assert not eng.searching
+
+
+@pytest.mark.parametrize("bad", ["10", True, 2.5, None])
+def test_solver_memory_must_be_an_integer(bad):
+    with pytest.raises(TypeError, match="memory_mb"):
+        Solver(memory_mb=bad)
+
+
+@pytest.mark.parametrize("bad", [-1, 14, 2 ** 40, 1.5, True])
+def test_solver_guess_out_of_range(bad):
+    rec = read_dds_file(DATA / "list100.txt")[0]
+    with pytest.raises(ValueError, match="guess"):
+        Solver().solve_best(Position(rec.deal, Strain.NOTRUMP, Seat.EAST), guess=bad)
+
+
+def test_dd_table_wrong_shape_is_invalid_table_error():
+    from ddsolver.errors import InvalidTableError
+    from ddsolver.solver import DDTable
+
+    with pytest.raises(InvalidTableError, match="shape"):
+        DDTable([[1, 2], [3, 4]])
+    with pytest.raises(InvalidTableError, match="0..13"):
+        DDTable([[14] * 4] * 5)
