@@ -299,11 +299,14 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
         process pool, ...) to run :func:`dd_table` on instead; ``threads`` is then ignored.
     :param progress: optional callable called with each finished table (for progress bars).
     :raises InvalidDealError: if a deal is not complete.
+    :raises TypeError: if ``deals`` is a single Deal.
     :raises ValueError: if ``threads`` is not a positive integer or None.
     """
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
                                 or threads < 1):
         raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    if isinstance(deals, Deal):
+        raise TypeError("dd_tables takes an iterable of Deals; for one deal use dd_table")
     deals = list(deals)
     for d in deals:
         if not isinstance(d, Deal) or not d.is_complete():

@@ -892,3 +892,9 @@ def test_dd_table_wrong_shape_is_invalid_table_error():
         DDTable([[1, 2], [3, 4]])
     with pytest.raises(InvalidTableError, match="0..13"):
         DDTable([[14] * 4] * 5)
+
+
+def test_dd_tables_rejects_a_single_deal():
+    rec = read_dds_file(DATA / "list100.txt")[0]
+    with pytest.raises(TypeError, match="dd_table"):
+        dd_tables(rec.deal)
