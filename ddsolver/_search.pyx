@@ -455,8 +455,8 @@ cdef int side_suit_tricks(Ctx* c, int L, int s, uint16_t* rel) noexcept nogil:
     its lowest card under partner's highest winner, which takes the lead.  Counting stops at
     the first round neither applies.  ``rel`` gets the winners played (the cards relied on).
     """
-    cdef int P = (L + 2) & 3, nl, nr, tl_, tr, thr, k = 0, r, lo, on_l = 1
-    cdef uint16_t hl = c.hold[L][s], hp = c.hold[P][s], cur, oth
+    cdef int P = (L + 2) & 3, nl, nr, tl_, tr, thr, k = 0, r, lo, on_l = 1, sw
+    cdef uint16_t hl = c.hold[L][s], hp = c.hold[P][s], cur, oth, tmp
     nl = dd_popcount(c.hold[(L + 1) & 3][s])
     nr = dd_popcount(c.hold[(L + 3) & 3][s])
     tl_ = dd_highest(c.hold[(L + 1) & 3][s]) if nl else 0
@@ -473,34 +473,27 @@ cdef int side_suit_tricks(Ctx* c, int L, int s, uint16_t* rel) noexcept nogil:
         if k < nr and tr > thr:
             thr = tr
         r = dd_highest(cur)
+        sw = 0
         if r > thr:
             rel[0] |= <uint16_t>(1 << r)
             cur &= ~(<uint16_t>(1 << r))
             if oth:
                 lo = dd_lowest(oth)
                 oth &= ~(<uint16_t>(1 << lo))
-                if lo > r:
-                    on_l = 1 - on_l     # partner overtook: it leads next
-                    if on_l:
-                        hl = oth; hp = cur
-                    else:
-                        hp = oth; hl = cur
-                    k += 1
-                    continue
+                sw = lo > r             # partner overtook: it leads next
         elif oth and dd_highest(oth) > thr and dd_lowest(cur) < dd_highest(oth):
             r = dd_highest(oth)
             rel[0] |= <uint16_t>(1 << r)
             oth &= ~(<uint16_t>(1 << r))
             cur &= ~(<uint16_t>(1 << dd_lowest(cur)))
-            on_l = 1 - on_l             # partner won: it leads next
-            if on_l:
-                hl = oth; hp = cur
-            else:
-                hp = oth; hl = cur
-            k += 1
-            continue
+            sw = 1                      # partner won: it leads next
         else:
             break
+        if sw:
+            on_l = 1 - on_l
+            tmp = cur
+            cur = oth
+            oth = tmp
         if on_l:
             hl = cur; hp = oth
         else:

@@ -10,8 +10,9 @@ Conventions (the same as DDS, B. Haglund and S. Hein):
 
 The search is the compiled :mod:`ddsolver._search` (zero-window alpha-beta, MTD(f)-style
 driver, transposition table with partition bounds).  A :class:`Solver` owns a table that is
-reused across solves with the same trump strain; it is not thread-safe, so use one per thread
-(the module-level functions keep one per thread for you).
+reused across solves with the same trump strain.  Calls on one Solver from several threads
+take turns (a lock), so to solve in parallel use one per thread (the module-level functions
+keep one per thread for you).
 """
 
 from __future__ import annotations
