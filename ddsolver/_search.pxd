@@ -71,4 +71,5 @@ cdef struct Ctx:
     uint64_t fails[4]       # nodes where every move failed, by pos
     int use_tt
     int hint             # best lead remembered by the table for the node being expanded
+    void* jump           # where a search interrupted by a signal handler returns to
     TT tt

@@ -16,9 +16,14 @@ the trick).  When a move stands for equivalent cards that were not searched and 
 for the side to move, the skipped cards are relied on as well.
 
 No Python object is touched inside the search: everything below ``cdef class Engine`` runs
-without the GIL.
+without the GIL, except a check for pending signals every ``SIGNAL_CHECK_MASK + 1`` nodes
+(``PyErr_CheckSignals``, which runs Python's handlers; they run in the main thread only).
+When a handler raises (Ctrl-C), the search leaves at once with ``longjmp`` to the driver,
+which restores the position saved before the search; the table keeps only entries of
+completed subtrees, so it stays exact, and the exception propagates to the caller.
 """
 
+from cpython.exc cimport PyErr_Occurred
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -34,6 +39,56 @@ cdef extern from *:
     int dd_popcount(unsigned int x) nogil
     int dd_highest(unsigned int x) nogil
     int dd_lowest(unsigned int x) nogil
+
+
+cdef extern from *:
+    """
+    #include <setjmp.h>
+    /* Run pending signal handlers; 1 if one raised (the exception stays set).  Out of
+       line: the search's hot path carries only the node-counter test. */
+    __attribute__((noinline, cold)) static int dd_signal_raised(void) {
+        PyGILState_STATE st = PyGILState_Ensure();
+        int r = PyErr_CheckSignals();
+        PyGILState_Release(st);
+        return r != 0;
+    }
+    __attribute__((noinline, cold, noreturn)) static void dd_leave(void* jump) {
+        longjmp(*(jmp_buf*)jump, 1);
+    }
+    /* Run f(c, pos, guess) with a return point in *jump_slot; *aborted = 1 when the search
+       left through dd_leave. */
+    static int dd_run_search(void* c, void** jump_slot, int (*f)(void*, int, int),
+                             int pos, int guess, int* aborted) {
+        jmp_buf env;
+        int v;
+        *aborted = 0;
+        *jump_slot = &env;
+        if (setjmp(env)) {
+            *jump_slot = NULL;
+            *aborted = 1;
+            return 0;
+        }
+        v = f(c, pos, guess);
+        *jump_slot = NULL;
+        return v;
+    }
+    """
+    int dd_signal_raised() nogil
+    void dd_leave(void* jump) nogil
+    ctypedef int (*search_fn)(void*, int, int) noexcept nogil
+    int dd_run_search(void* c, void** jump_slot, search_fn f, int pos, int guess,
+                      int* aborted) nogil
+
+
+cdef enum:
+    SIGNAL_CHECK_MASK = (1 << 18) - 1    # signals are checked about every 50 ms of search
+
+
+cdef int propagate_signal() except -1:
+    """Re-raise the exception a signal handler raised inside the search."""
+    if PyErr_Occurred() != NULL:
+        return -1
+    raise KeyboardInterrupt
 
 
 # ---------------------------------------------------------------------------------------
@@ -1042,6 +1097,8 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef uint32_t dist[4]
     c.nodes += 1
     c.tl_nodes[c.tl] += 1
+    if (c.nodes & SIGNAL_CHECK_MASK) == 0 and c.jump != NULL and dd_signal_raised():
+        dd_leave(c.jump)
     if pos == 0:
         if c.ns_won >= target:
             wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
@@ -1216,6 +1273,16 @@ cdef int estimate_ns(Ctx* c) noexcept nogil:
     if r > c.tl:
         r = c.tl
     return r
+
+
+cdef int ns_value_v(void* c, int pos, int guess) noexcept nogil:
+    return ns_value(<Ctx*>c, pos, guess)
+
+
+cdef int run_ns_value(Ctx* c, int pos, int guess, int* aborted) noexcept nogil:
+    """ns_value with a return point for an interrupting signal (``*aborted`` = 1 then, and
+    the position fields of ``c`` are left as they were mid-search)."""
+    return dd_run_search(<void*>c, &c.jump, ns_value_v, pos, guess, aborted)
 
 
 cdef int play_card(Ctx* c, int pos, int suit, int rank) noexcept nogil:
@@ -1413,8 +1480,17 @@ cdef class Engine:
                 1 << self.ctx.trick_rank[self.ctx.tl][i])
 
     def ns_tricks(self, int guess=-1):
-        """Exact N-S tricks among the tricks left (the current one included)."""
-        cdef int g = guess, v
+        """Exact N-S tricks among the tricks left (the current one included).
+
+        ``guess`` is the driver's first target; -1: an estimate from the high cards and
+        trumps at a trick start (``estimate_ns``), the middle value mid-trick.  Any guess
+        gives the same answer; a close one saves searches.
+
+        :raises RuntimeError: if another thread is searching on this engine.
+        :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
+            signal arrives during the search; the engine keeps its position and table."""
+        cdef int g = guess, v, aborted = 0
+        cdef Ctx saved
         if self.ctx.tl == 0:
             return 0
         if self.busy:
@@ -1422,19 +1498,29 @@ cdef class Engine:
                                "(or Solver) per thread")
         if g < 0:
             g = estimate_ns(&self.ctx) if self.pos == 0 else (self.ctx.tl + 1) // 2
+        memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
         self.busy = 1
         try:
             with nogil:
-                v = ns_value(&self.ctx, self.pos, g)
+                v = run_ns_value(&self.ctx, self.pos, g, &aborted)
         finally:
             self.busy = 0
+        if aborted:
+            # back to the loaded position; keep the table and the counters
+            saved.nodes = self.ctx.nodes
+            saved.probes = self.ctx.probes
+            saved.hits = self.ctx.hits
+            saved.qtcuts = self.ctx.qtcuts
+            saved.trick_nodes = self.ctx.trick_nodes
+            memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
+            propagate_signal()
         return v
 
     def ns_tricks_after(self, int suit, int rank, int guess=-1):
         """N-S tricks among the tricks left (current one included) after the player to
         move plays ``(suit, rank)``, then all play double-dummy."""
         cdef Ctx saved
-        cdef int newpos, v, g = guess, won, lead
+        cdef int newpos, v, g = guess, won, lead, aborted = 0
         cdef int seat = (self.ctx.leader + self.pos) & 3
         if self.busy:
             raise RuntimeError("this Engine is searching in another thread; use one Engine "
@@ -1460,12 +1546,14 @@ cdef class Engine:
                     g = estimate_ns(&self.ctx)
                 else:
                     g = g - won
-                v = ns_value(&self.ctx, newpos, g)
+                v = run_ns_value(&self.ctx, newpos, g, &aborted)
             v += won
         self.busy = 0
         # restore everything but the table and the node counter
         saved.nodes = self.ctx.nodes
         memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
+        if aborted:
+            propagate_signal()
         return v
 
     def groups(self):

@@ -898,3 +898,31 @@ def test_dd_tables_rejects_a_single_deal():
     rec = read_dds_file(DATA / "list100.txt")[0]
     with pytest.raises(TypeError, match="dd_table"):
         dd_tables(rec.deal)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("method", ["solve_best", "solve"])
+def test_ctrl_c_interrupts_a_long_search(method):
+    """SIGINT during a search (thomas1 notrump takes many seconds) raises KeyboardInterrupt
+    within a fraction of a second; the solver keeps an exact table and goes on working."""
+    import os
+    import signal
+    import threading
+    import time
+
+    freak = read_dds_file(DATA / "thomas1.txt")[0]
+    solver = Solver()
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            getattr(solver, method)(Position(freak.deal, Strain.NOTRUMP, Seat.NORTH))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 3.0
+    for rec in read_dds_file(DATA / "list100.txt")[:2]:
+        assert np.array_equal(solver.dd_table(rec.deal).to_array(), rec.table)
+    rec = read_dds_file(DATA / "list100.txt")[5]
+    pos = Position(rec.deal, Strain.NOTRUMP, Seat.EAST)
+    assert solver.solve(pos) == Solver().solve(pos)
