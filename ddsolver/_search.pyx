@@ -383,7 +383,7 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
     cdef int s, t = c.trump, total = 0, best = 0, bs = -1, k, rem_l, rem_r, n, oh
     cdef int ks[4]
     cdef uint16_t kmask[4]
-    cdef uint16_t h, opp, m, ph
+    cdef uint16_t h, m, ph
     for s in range(4):
         qwr[s] = 0
         h = c.hold[L][s]
@@ -779,7 +779,7 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     cdef int top_of[4]
     cdef int w_top[4]
     cdef int w_low[4]
-    cdef uint16_t h, a, between
+    cdef uint16_t h, a, between, held
     cdef Move tmp
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
     cdef int trump = c.trump
@@ -834,11 +834,11 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
         # (DDS's RankForcesAce idea)
         a = c.hold[(seat + 1) & 3][lead_suit]
         if a and dd_highest(a) > dd_highest(c.hold[seat][lead_suit]):
-            between = (c.hold[0][lead_suit] | c.hold[1][lead_suit] | c.hold[2][lead_suit]
-                       | c.hold[3][lead_suit])
+            held = (c.hold[0][lead_suit] | c.hold[1][lead_suit] | c.hold[2][lead_suit]
+                    | c.hold[3][lead_suit])
             r = dd_highest(a)
             # fourth hand's top group: its cards with no other card in play between them
-            while r > 2 and (between >> (r - 1)) & 1 and (a >> (r - 1)) & 1:
+            while r > 2 and (held >> (r - 1)) & 1 and (a >> (r - 1)) & 1:
                 r -= 1
             a &= <uint16_t>((1 << r) - 1)
             if a and (wsuit != lead_suit or dd_highest(a) > wrank):
@@ -1350,10 +1350,14 @@ cdef class Engine:
 
     def clear(self):
         """Empty the transposition table."""
+        self._check_idle()
+        tt_clear(&self.ctx.tt)
+
+    cdef int _check_idle(self) except -1:
         if self.busy:
             raise RuntimeError("this Engine is searching in another thread; use one Engine "
                                "(or Solver) per thread")
-        tt_clear(&self.ctx.tt)
+        return 0
 
     @property
     def searching(self):
@@ -1414,9 +1418,7 @@ cdef class Engine:
 
         The caller (``ddsolver.solver``) has validated the position.
         """
-        if self.busy:
-            raise RuntimeError("this Engine is searching in another thread; use one Engine "
-                               "(or Solver) per thread")
+        self._check_idle()
         cdef int h, s, i, idx, k, want
         cdef uint64_t m
         cdef uint16_t held
@@ -1493,9 +1495,7 @@ cdef class Engine:
         cdef Ctx saved
         if self.ctx.tl == 0:
             return 0
-        if self.busy:
-            raise RuntimeError("this Engine is searching in another thread; use one Engine "
-                               "(or Solver) per thread")
+        self._check_idle()
         if g < 0:
             g = estimate_ns(&self.ctx) if self.pos == 0 else (self.ctx.tl + 1) // 2
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
@@ -1522,9 +1522,7 @@ cdef class Engine:
         cdef Ctx saved
         cdef int newpos, v, g = guess, won, lead, aborted = 0
         cdef int seat = (self.ctx.leader + self.pos) & 3
-        if self.busy:
-            raise RuntimeError("this Engine is searching in another thread; use one Engine "
-                               "(or Solver) per thread")
+        self._check_idle()
         if not (0 <= suit <= 3) or not (2 <= rank <= 14) or self.ctx.tl < 1:
             raise ValueError(f"invalid card (suit {suit}, rank {rank})")
         if not (self.ctx.hold[seat][suit] >> rank) & 1:
@@ -1562,8 +1560,6 @@ cdef class Engine:
         cdef Move moves[MAX_MOVES]
         cdef int n, i
         cdef int seat = (self.ctx.leader + self.pos) & 3
-        if self.busy:
-            raise RuntimeError("this Engine is searching in another thread; use one Engine "
-                               "(or Solver) per thread")
+        self._check_idle()
         n = gen_moves(&self.ctx, self.pos, seat, moves)
         return [(moves[i].suit, moves[i].rank, moves[i].group) for i in range(n)]

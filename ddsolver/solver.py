@@ -17,8 +17,8 @@ keep one per thread for you).
 
 from __future__ import annotations
 
-import os
 import numbers
+import os
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Dict, Iterable, List, Optional
