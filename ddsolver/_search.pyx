@@ -369,6 +369,18 @@ cdef int last_trick(Ctx* c, int target, uint16_t* wr) noexcept nogil:
     return (c.ns_won + (1 if (wseat & 1) == 0 else 0)) >= target
 
 
+cdef inline int opp_top(int k, int nl, int tl_, int nr, int tr) noexcept nogil:
+    """The highest card the opponents may still hold in a suit after k rounds of it: an
+    opponent with more than k cards (``nl``/``nr``) may keep its top card (``tl_``/``tr``),
+    one with k or fewer is out (it had to follow).  0 when both are out."""
+    cdef int t = 0
+    if k < nl:
+        t = tl_
+    if k < nr and tr > t:
+        t = tr
+    return t
+
+
 cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
     """Tricks seat ``L``'s side surely wins by cashing ``L``'s top cards, ``L`` on lead.
 
@@ -406,7 +418,7 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
         k = 0
         while m:
             r = dd_highest(m)
-            if (k < rem_l and r < oh) or (k < rem_r and r < n):
+            if r < opp_top(k, rem_l, oh, rem_r, n):
                 break
             if ph:
                 if dd_lowest(ph) > r:
@@ -522,11 +534,7 @@ cdef int side_suit_tricks(Ctx* c, int L, int s, uint16_t* rel) noexcept nogil:
         oth = hp if on_l else hl
         if not cur:
             break
-        thr = 0
-        if k < nl and tl_ > thr:
-            thr = tl_
-        if k < nr and tr > thr:
-            thr = tr
+        thr = opp_top(k, nl, tl_, nr, tr)
         r = dd_highest(cur)
         sw = 0
         if r > thr:
