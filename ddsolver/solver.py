@@ -133,7 +133,10 @@ class Solver:
         if memory_mb < 1:
             raise ValueError(f"memory_mb must be >= 1, got {memory_mb}")
         self._lock = threading.RLock()
-        self._engine = Engine(int(memory_mb) * 1024 * 1024)
+        try:
+            self._engine = Engine(int(memory_mb) * 1024 * 1024)
+        except OverflowError:
+            raise MemoryError(f"memory_mb={memory_mb} MiB cannot be allocated") from None
 
     @property
     def nodes(self) -> int:
@@ -300,14 +303,15 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
         process pool, ...) to run :func:`dd_table` on instead; ``threads`` is then ignored.
     :param progress: optional callable called with each finished table (for progress bars).
     :raises InvalidDealError: if a deal is not complete.
-    :raises TypeError: if ``deals`` is a single Deal.
+    :raises TypeError: if ``deals`` is a single Deal or a string.
     :raises ValueError: if ``threads`` is not a positive integer or None.
     """
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
+    if threads is not None and (isinstance(threads, bool)
+                                or not isinstance(threads, numbers.Integral) or threads < 1):
         raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
-    if isinstance(deals, Deal):
-        raise TypeError("dd_tables takes an iterable of Deals; for one deal use dd_table")
+    if isinstance(deals, (Deal, str, bytes)):
+        raise TypeError("dd_tables takes an iterable of Deals (for one deal use dd_table; "
+                        "for PBN text, Deal.from_pbn)")
     deals = list(deals)
     for d in deals:
         if not isinstance(d, Deal) or not d.is_complete():

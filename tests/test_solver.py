@@ -926,3 +926,16 @@ def test_ctrl_c_interrupts_a_long_search(method):
     rec = read_dds_file(DATA / "list100.txt")[5]
     pos = Position(rec.deal, Strain.NOTRUMP, Seat.EAST)
     assert solver.solve(pos) == Solver().solve(pos)
+
+
+def test_dd_tables_rejects_pbn_text_and_takes_numpy_threads():
+    rec = read_dds_file(DATA / "list100.txt")[0]
+    with pytest.raises(TypeError, match="from_pbn"):
+        dd_tables(rec.deal.to_pbn())
+    tables = dd_tables([rec.deal, rec.deal], threads=np.int64(2))
+    assert all(np.array_equal(t.to_array(), rec.table) for t in tables)
+
+
+def test_solver_absurd_memory_is_memory_error():
+    with pytest.raises(MemoryError, match="memory_mb"):
+        Solver(memory_mb=2 ** 70)
