@@ -173,10 +173,9 @@ class DDS:
         dll.FreeMemory.restype = None
         dll.ErrorMessage.argtypes = (c_int, ctypes.c_char_p)
         dll.ErrorMessage.restype = None
-        if max_memory_mb is None:
-            dll.SetMaxThreads(threads)
-        else:
-            dll.SetResources(max_memory_mb, threads)
+        self._threads = threads
+        self._max_memory_mb = max_memory_mb
+        self._set_resources()
         #: the raw C functions, for timing loops without Python wrappers
         self.SolveBoard = dll.SolveBoard
         self.CalcDDtable = dll.CalcDDtable
@@ -303,5 +302,14 @@ class DDS:
         contracts = [par.contracts[i].value.decode() for i in range(par.number)]
         return par.score, contracts
 
+    def _set_resources(self) -> None:
+        if self._max_memory_mb is None:
+            self._dll.SetMaxThreads(self._threads)
+        else:
+            self._dll.SetResources(self._max_memory_mb, self._threads)
+
     def free_memory(self) -> None:
+        """``FreeMemory``: DDS drops its tables (the next solve starts empty); the thread
+        set-up is made again, without which DDS's next call crashes."""
         self._dll.FreeMemory()
+        self._set_resources()

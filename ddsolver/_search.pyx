@@ -1287,6 +1287,17 @@ cdef int ns_value_v(void* c, int pos, int guess) noexcept nogil:
     return ns_value(<Ctx*>c, pos, guess)
 
 
+cdef int ns_reach_v(void* cp, int pos, int target) noexcept nogil:
+    """1 when N-S can win ``target`` of the tricks left (current one included), else 0."""
+    cdef Ctx* c = <Ctx*>cp
+    cdef uint16_t wr[4]
+    cdef int s
+    if pos == 0:
+        for s in range(4):
+            c.agg[c.tl][s] = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
+    return ab(c, pos, target, wr)
+
+
 cdef int run_ns_value(Ctx* c, int pos, int guess, int* aborted) noexcept nogil:
     """ns_value with a return point for an interrupting signal (``*aborted`` = 1 then, and
     the position fields of ``c`` are left as they were mid-search)."""
@@ -1523,6 +1534,41 @@ cdef class Engine:
             memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
             propagate_signal()
         return v
+
+    def ns_reaches(self, int target):
+        """Whether N-S can win at least ``target`` of the tricks left (the current one
+        included): one zero-window search, the question DDS's SolveBoard answers for a
+        given target.  ``target`` <= 0 is always reached; above the tricks left, never.
+
+        :raises RuntimeError: if another thread is searching on this engine.
+        :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
+            signal arrives during the search; the engine keeps its position and table."""
+        cdef int v, aborted = 0
+        cdef Ctx saved
+        if target <= 0:
+            return True
+        if target > self.ctx.tl:
+            return False
+        self._check_idle()
+        memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+        self.busy = 1
+        try:
+            with nogil:
+                self.ctx.ns_won = 0
+                v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_reach_v, self.pos,
+                                  target, &aborted)
+        finally:
+            self.busy = 0
+        # back to the loaded position; keep the table and the counters
+        saved.nodes = self.ctx.nodes
+        saved.probes = self.ctx.probes
+        saved.hits = self.ctx.hits
+        saved.qtcuts = self.ctx.qtcuts
+        saved.trick_nodes = self.ctx.trick_nodes
+        memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
+        if aborted:
+            propagate_signal()
+        return v == 1
 
     def ns_tricks_after(self, int suit, int rank, int guess=-1):
         """N-S tricks among the tricks left (current one included) after the player to

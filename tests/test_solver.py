@@ -834,6 +834,39 @@ def test_engine_counts_trick_nodes():
     assert 0 < st["probes"] <= st["trick_nodes"] + 14
 
 
+def test_engine_ns_reaches_matches_the_exact_value():
+    """``Engine.ns_reaches(t)`` (one zero-window search) is True exactly for t <= the N-S
+    tricks of the reference table, from a trick start and mid-trick, and leaves the loaded
+    position as it was."""
+    from ddsolver._search import Engine
+
+    for rec in read_dds_file(DATA / "list100.txt")[:6]:
+        for strain in (4, 3):
+            ns = rec.table[strain][0]   # declarer North, East leads: N-S tricks
+            eng = Engine()
+            eng.set_position(rec.deal.masks(), strain, 1, ())
+            assert eng.ns_reaches(0) and not eng.ns_reaches(14)
+            assert eng.ns_reaches(ns)
+            assert not _fresh_engine(rec, strain).ns_reaches(ns + 1)
+            assert eng.ns_tricks() == ns
+            # mid-trick: East has led its first equivalence group's card
+            suit, rank, _ = eng.groups()[0]
+            after = eng.ns_tricks_after(suit, rank)
+            mid = Engine()
+            masks = list(rec.deal.masks())
+            masks[1] &= ~(1 << (16 * suit + rank))
+            mid.set_position(masks, strain, 1, [(suit, rank)])
+            assert mid.ns_reaches(after) and not mid.ns_reaches(after + 1)
+
+
+def _fresh_engine(rec, strain):
+    from ddsolver._search import Engine
+
+    eng = Engine()
+    eng.set_position(rec.deal.masks(), strain, 1, ())
+    return eng
+
+
 def test_solver_shared_between_threads_is_serialized():
     """One Solver used by several threads at once: the calls take turns (a lock) and every
     table is right (before: a segfault)."""
