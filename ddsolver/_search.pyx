@@ -1525,15 +1525,18 @@ cdef class Engine:
         finally:
             self.busy = 0
         if aborted:
-            # back to the loaded position; keep the table and the counters
-            saved.nodes = self.ctx.nodes
-            saved.probes = self.ctx.probes
-            saved.hits = self.ctx.hits
-            saved.qtcuts = self.ctx.qtcuts
-            saved.trick_nodes = self.ctx.trick_nodes
-            memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
+            self._restore(&saved)
             propagate_signal()
         return v
+
+    cdef void _restore(self, Ctx* saved) noexcept:
+        """Back to the position saved before a search; the table and the counters stay."""
+        saved.nodes = self.ctx.nodes
+        saved.probes = self.ctx.probes
+        saved.hits = self.ctx.hits
+        saved.qtcuts = self.ctx.qtcuts
+        saved.trick_nodes = self.ctx.trick_nodes
+        memcpy(&self.ctx, saved, sizeof(Ctx) - sizeof(TT))
 
     def ns_reaches(self, int target):
         """Whether N-S can win at least ``target`` of the tricks left (the current one
@@ -1559,13 +1562,7 @@ cdef class Engine:
                                   target, &aborted)
         finally:
             self.busy = 0
-        # back to the loaded position; keep the table and the counters
-        saved.nodes = self.ctx.nodes
-        saved.probes = self.ctx.probes
-        saved.hits = self.ctx.hits
-        saved.qtcuts = self.ctx.qtcuts
-        saved.trick_nodes = self.ctx.trick_nodes
-        memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
+        self._restore(&saved)
         if aborted:
             propagate_signal()
         return v == 1
@@ -1601,9 +1598,7 @@ cdef class Engine:
                 v = run_ns_value(&self.ctx, newpos, g, &aborted)
             v += won
         self.busy = 0
-        # restore everything but the table and the node counter
-        saved.nodes = self.ctx.nodes
-        memcpy(&self.ctx, &saved, sizeof(Ctx) - sizeof(TT))
+        self._restore(&saved)
         if aborted:
             propagate_signal()
         return v
