@@ -7,7 +7,9 @@ Each position: a deal of the set, a strain (notrump or a suit, at random), a fir
 then ``--tricks`` tricks (a range ``a-b`` draws the number) of random legal play; the
 position is the next trick start.  Its exact value v (N-S tricks among the tricks left) is
 found first; then each solver, single thread with a fresh table, answers the two questions
-that decide it: "do N-S reach v?" (yes) and "do N-S reach v + 1?" (no), skipped at 0 / all.
+that decide it: "do N-S reach v?" (yes) and "do N-S reach v + 1?" (no), skipped at 0 / all
+and when the leader has a single card to choose (DDS then answers without searching; the
+count is printed).
 ddsolver answers with ``Engine.ns_reaches`` (one zero-window search), DDS with ``SolveBoard``
 given the target for the side on lead (``tricks left - t + 1`` when East-West lead).
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -69,10 +72,16 @@ def main(argv=None) -> int:
     ap.add_argument("--tricks", default="2-8", help="tricks played first: N or A-B")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    lo, _, hi = args.tricks.partition("-")
-    lo, hi = int(lo), int(hi or lo)
-    if not 0 <= lo <= hi <= 11:
+    m = re.fullmatch(r"(\d+)(?:-(\d+))?", args.tricks)
+    if not m:
+        ap.error(f"--tricks takes N or A-B (tricks played first), got {args.tricks!r}")
+    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+    if not 0 <= lo <= 11 or not 0 <= hi <= 11:
         ap.error("--tricks must lie in 0..11")
+    if lo > hi:
+        ap.error(f"--tricks range {args.tricks} is reversed (write {hi}-{lo})")
+    if args.positions < 1:
+        ap.error("--positions must be at least 1")
     if args.set == "list100":
         deals = [r.deal for r in read_dds_file(DATA / "list100.txt")]
     else:
@@ -80,6 +89,7 @@ def main(argv=None) -> int:
     rng = random.Random(args.seed)
     dds = DDS()
     groups = defaultdict(list)   # key -> [(dds nodes, our nodes)]
+    skipped = 0
     for _ in range(args.positions):
         deal = rng.choice(deals)
         strain = rng.choice([4, 4, 0, 1, 2, 3])
@@ -100,7 +110,8 @@ def main(argv=None) -> int:
             dds.free_memory()
             fut = dds.solve_board(DDS.board(masks, Strain(strain), Seat(leader)), side_target, 1, 0)
             if fut.score[0] == -2:
-                continue   # DDS does not search when the leader has one card to choose
+                skipped += 1   # DDS does not search when the leader has one card to choose
+                continue
             leader_reaches = reached == (leader % 2 == 0)
             if (fut.score[0] == side_target) != leader_reaches:
                 print(f"ERROR: the solvers disagree on {deal} strain {strain}, {k} tricks "
@@ -112,7 +123,8 @@ def main(argv=None) -> int:
             for key in ("all", kind, f"{kind}, {side}"):
                 groups[key].append((fut.nodes, ours))
     print(f"{args.set}: {args.positions} positions after {args.tricks} random tricks, "
-          f"seed {args.seed}; trick nodes per search, fresh tables")
+          f"seed {args.seed}; trick nodes per search, fresh tables ({skipped} searches left "
+          f"out: the leader had one card to choose, which DDS answers without searching)")
     print(f"{'group':40s} {'searches':>8s} {'DDS':>11s} {'ddsolver':>11s} {'sum ratio':>9s}"
           f" {'geo mean':>8s}")
     for key in sorted(groups, key=lambda x: (x != "all", x)):

@@ -23,6 +23,8 @@ which restores the position saved before the search; the table keeps only entrie
 completed subtrees, so it stays exact, and the exception propagates to the caller.
 """
 
+import operator
+
 from cpython.exc cimport PyErr_Occurred
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -1512,9 +1514,9 @@ cdef class Engine:
             signal arrives during the search; the engine keeps its position and table."""
         cdef int g = guess, v, aborted = 0
         cdef Ctx saved
+        self._check_idle()
         if self.ctx.tl == 0:
             return 0
-        self._check_idle()
         if g < 0:
             g = estimate_ns(&self.ctx) if self.pos == 0 else (self.ctx.tl + 1) // 2
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
@@ -1538,28 +1540,32 @@ cdef class Engine:
         saved.trick_nodes = self.ctx.trick_nodes
         memcpy(&self.ctx, saved, sizeof(Ctx) - sizeof(TT))
 
-    def ns_reaches(self, int target):
+    def ns_reaches(self, target):
         """Whether N-S can win at least ``target`` of the tricks left (the current one
         included): one zero-window search, the question DDS's SolveBoard answers for a
-        given target.  ``target`` <= 0 is always reached; above the tricks left, never.
+        given target.  ``target`` (an integer) <= 0 is always reached; above the tricks
+        left, never.
 
+        :raises TypeError: if ``target`` is not an integer (``operator.index``).
         :raises RuntimeError: if another thread is searching on this engine.
         :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
             signal arrives during the search; the engine keeps its position and table."""
-        cdef int v, aborted = 0
+        cdef int v, t, aborted = 0
         cdef Ctx saved
+        target = operator.index(target)
+        self._check_idle()
         if target <= 0:
             return True
         if target > self.ctx.tl:
             return False
-        self._check_idle()
+        t = target
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
         self.busy = 1
         try:
             with nogil:
                 self.ctx.ns_won = 0
                 v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_reach_v, self.pos,
-                                  target, &aborted)
+                                  t, &aborted)
         finally:
             self.busy = 0
         self._restore(&saved)

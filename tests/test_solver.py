@@ -846,6 +846,10 @@ def test_engine_ns_reaches_matches_the_exact_value():
             eng = Engine()
             eng.set_position(rec.deal.masks(), strain, 1, ())
             assert eng.ns_reaches(0) and not eng.ns_reaches(14)
+            assert eng.ns_reaches(-2 ** 40) and not eng.ns_reaches(2 ** 70)
+            for bad in (6.5, "6", None):
+                with pytest.raises(TypeError):
+                    eng.ns_reaches(bad)
             assert eng.ns_reaches(ns)
             assert not _fresh_engine(rec, strain).ns_reaches(ns + 1)
             assert eng.ns_tricks() == ns
@@ -899,6 +903,9 @@ def test_engine_refuses_calls_while_searching():
         eng.ns_tricks()
     with pytest.raises(RuntimeError, match="another thread"):
         eng.set_position(rec.deal.masks(), 4, 1, ())
+    for target in (13, 14, 0):   # decided without a search, still refused mid-search
+        with pytest.raises(RuntimeError, match="another thread"):
+            eng.ns_reaches(target)
     worker.join()
     assert result == [13 - rec.table[4][3]]   # North leads: declarer West; N-S tricks
     assert not eng.searching
