@@ -43,6 +43,9 @@ cdef extern from *:
     int dd_lowest(unsigned int x) nogil
 
 
+ctypedef int (*search_fn)(void*, int, int) noexcept nogil
+
+
 cdef extern from *:
     """
     #include <setjmp.h>
@@ -77,7 +80,6 @@ cdef extern from *:
     """
     int dd_signal_raised() nogil
     void dd_leave(void* jump) nogil
-    ctypedef int (*search_fn)(void*, int, int) noexcept nogil
     int dd_run_search(void* c, void** jump_slot, search_fn f, int pos, int guess,
                       int* aborted) nogil
 
@@ -567,6 +569,22 @@ cdef int side_suit_tricks(Ctx* c, int L, int s, uint16_t* rel) noexcept nogil:
     return k
 
 
+cdef inline void partner_follows(Ctx* c, int P, uint16_t* won, int skip, int* fol,
+                                 int* dsc) noexcept nogil:
+    """While the leader cashes the counted winners ``won`` (every suit but ``skip``), its
+    partner ``P`` follows with ``fol`` cards and must discard ``dsc`` times (void)."""
+    cdef int s, k, n
+    fol[0] = 0
+    dsc[0] = 0
+    for s in range(4):
+        if s == skip or won[s] == 0:
+            continue
+        k = dd_popcount(won[s])
+        n = dd_popcount(c.hold[P][s])
+        fol[0] += k if k < n else n
+        dsc[0] += k - n if k > n else 0
+
+
 cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     """Sure tricks of the leader's side: the leader's cashable winners, or a low lead to
     partner's winner followed by partner's cashable winners, or top trumps in one hand.
@@ -576,7 +594,8 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     table); the return value is then the proven count."""
     cdef int L = c.leader, P = (c.leader + 2) & 3, lho = (c.leader + 1) & 3
     cdef int rho = (c.leader + 3) & 3, s, t = c.trump, a, b = -1, ptop, cross = -1
-    cdef int which = 0, fol, dsc, w, k, n, s2, m2, keep = -1
+    cdef int which = 0, fol, dsc, w, n, s2, keep = -1
+    cdef int no_opp_trumps = t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)
     cdef uint16_t bwr[4]
     cdef uint16_t lwr[4]
     cdef uint16_t sr
@@ -602,23 +621,17 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
         break
     if cross >= 0:
         b = cash_tricks(c, P, bwr)
-        if (t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)) and qwr[cross] == 0 and a > 0:
+        if no_opp_trumps and qwr[cross] == 0 and a > 0:
             # notrump, or the opponents hold no trumps: L first cashes its own winners,
             # then leads low to partner's top card of the crossing suit, and partner cashes
-            # its winners in the suits where L counted none.  Partner follows low to L's winners (its lowest cards) and
-            # discards when void: its discards must come from cards it does not need
-            # (neither followed nor counted).  (DDS's QuickTricks also adds partner's
+            # its winners in the suits where L counted none.  Partner follows low to L's
+            # winners (its lowest cards) and discards when void: its discards must come
+            # from cards it does not need (neither followed nor counted).  (DDS's QuickTricks also adds partner's
             # winners reached through an entry.)
-            fol = 0
-            dsc = 0
+            partner_follows(c, P, qwr, -1, &fol, &dsc)
             w = 0
             for s in range(4):
-                if qwr[s]:
-                    k = dd_popcount(qwr[s])
-                    n = dd_popcount(c.hold[P][s])
-                    fol += k if k < n else n
-                    dsc += k - n if k > n else 0
-                else:
+                if qwr[s] == 0:
                     w += dd_popcount(bwr[s])
             if a + w > b and w > 0 and c.tl - fol - w >= dsc:
                 for s in range(4):
@@ -632,7 +645,7 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
             qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
             a = b
             which = 1
-    if a < want and (t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)):
+    if a < want and no_opp_trumps:
         # one suit played out with both hands' winners, after the leader's own winners in
         # the other suits (partner keeps all its cards of that suit, so its discards on the
         # leader's winners must come from cards it neither follows with nor keeps)
@@ -642,17 +655,11 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
             n = side_suit_tricks(c, L, s, &sr)
             if n <= dd_popcount(lwr[s]):
                 continue
-            fol = 0
-            dsc = 0
+            partner_follows(c, P, lwr, s, &fol, &dsc)
             w = 0
             for s2 in range(4):
-                if s2 == s or lwr[s2] == 0:
-                    continue
-                k = dd_popcount(lwr[s2])
-                m2 = dd_popcount(c.hold[P][s2])
-                fol += k if k < m2 else m2
-                dsc += k - m2 if k > m2 else 0
-                w += k
+                if s2 != s:
+                    w += dd_popcount(lwr[s2])
             if c.tl - fol - dd_popcount(c.hold[P][s]) < dsc or w + n <= a:
                 continue
             a = w + n
@@ -959,12 +966,13 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                 moves[i].weight = 30 - moves[i].rank + DISCARD_LEN_W * k
                 if k <= 2:
                     a = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
-                    if k == 1 and moves[i].rank == dd_highest(a):
+                    r = dd_highest(a)               # the suit's top card
+                    if k == 1 and moves[i].rank == r:
                         moves[i].weight -= 8
-                    elif k == 2:
-                        a &= ~(<uint16_t>(1 << dd_highest(a)))
-                        if (c.hold[seat][s] >> dd_highest(a)) & 1 and not (c.hold[seat][s] >> dd_highest(c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s])) & 1:
-                            moves[i].weight -= 6
+                    elif k == 2 and not (c.hold[seat][s] >> r) & 1:
+                        a &= ~(<uint16_t>(1 << r))
+                        if (c.hold[seat][s] >> dd_highest(a)) & 1:
+                            moves[i].weight -= 6    # the guarded second-best card
     # the lead that cut off in this position before (from the table) first
     if c.hint >= 0:
         for j in range(n):
@@ -1300,11 +1308,6 @@ cdef int ns_reach_v(void* cp, int pos, int target) noexcept nogil:
     return ab(c, pos, target, wr)
 
 
-cdef int run_ns_value(Ctx* c, int pos, int guess, int* aborted) noexcept nogil:
-    """ns_value with a return point for an interrupting signal (``*aborted`` = 1 then, and
-    the position fields of ``c`` are left as they were mid-search)."""
-    return dd_run_search(<void*>c, &c.jump, ns_value_v, pos, guess, aborted)
-
 
 cdef int play_card(Ctx* c, int pos, int suit, int rank) noexcept nogil:
     """Make one card at ``pos``; returns the new pos (0 after a completed trick)."""
@@ -1512,7 +1515,7 @@ cdef class Engine:
         :raises RuntimeError: if another thread is searching on this engine.
         :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
             signal arrives during the search; the engine keeps its position and table."""
-        cdef int g = guess, v, aborted = 0
+        cdef int g = guess
         cdef Ctx saved
         self._check_idle()
         if self.ctx.tl == 0:
@@ -1520,14 +1523,21 @@ cdef class Engine:
         if g < 0:
             g = estimate_ns(&self.ctx) if self.pos == 0 else (self.ctx.tl + 1) // 2
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+        return self._search(&saved, ns_value_v, self.pos, g)
+
+    cdef int _search(self, Ctx* saved, search_fn f, int pos, int arg) except? -1:
+        """Run ``f(ctx, pos, arg)`` without the GIL, marked busy, with a return point for an
+        interrupting signal; then restore the position ``saved`` (taken before any change
+        the caller made) and re-raise a signal handler's exception."""
+        cdef int v, aborted = 0
         self.busy = 1
         try:
             with nogil:
-                v = run_ns_value(&self.ctx, self.pos, g, &aborted)
+                v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, f, pos, arg, &aborted)
         finally:
             self.busy = 0
+        self._restore(saved)
         if aborted:
-            self._restore(&saved)
             propagate_signal()
         return v
 
@@ -1550,7 +1560,6 @@ cdef class Engine:
         :raises RuntimeError: if another thread is searching on this engine.
         :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
             signal arrives during the search; the engine keeps its position and table."""
-        cdef int v, t, aborted = 0
         cdef Ctx saved
         target = operator.index(target)
         self._check_idle()
@@ -1558,26 +1567,14 @@ cdef class Engine:
             return True
         if target > self.ctx.tl:
             return False
-        t = target
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
-        self.busy = 1
-        try:
-            with nogil:
-                self.ctx.ns_won = 0
-                v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_reach_v, self.pos,
-                                  t, &aborted)
-        finally:
-            self.busy = 0
-        self._restore(&saved)
-        if aborted:
-            propagate_signal()
-        return v == 1
+        return self._search(&saved, ns_reach_v, self.pos, target) == 1
 
     def ns_tricks_after(self, int suit, int rank, int guess=-1):
         """N-S tricks among the tricks left (current one included) after the player to
         move plays ``(suit, rank)``, then all play double-dummy."""
         cdef Ctx saved
-        cdef int newpos, v, g = guess, won, lead, aborted = 0
+        cdef int newpos, g = guess, won, lead
         cdef int seat = (self.ctx.leader + self.pos) & 3
         self._check_idle()
         if not (0 <= suit <= 3) or not (2 <= rank <= 14) or self.ctx.tl < 1:
@@ -1589,25 +1586,14 @@ cdef class Engine:
             if suit != lead and self.ctx.hold[seat][lead]:
                 raise ValueError(f"seat {seat} must follow suit {lead}")
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
-        self.busy = 1
-        with nogil:
-            newpos = play_card(&self.ctx, self.pos, suit, rank)
-            won = self.ctx.ns_won
-            self.ctx.ns_won = 0
-            if self.ctx.tl == 0:
-                v = 0
-            else:
-                if g < 0:
-                    g = estimate_ns(&self.ctx)
-                else:
-                    g = g - won
-                v = run_ns_value(&self.ctx, newpos, g, &aborted)
-            v += won
-        self.busy = 0
-        self._restore(&saved)
-        if aborted:
-            propagate_signal()
-        return v
+        newpos = play_card(&self.ctx, self.pos, suit, rank)
+        won = self.ctx.ns_won
+        self.ctx.ns_won = 0
+        if self.ctx.tl == 0:
+            self._restore(&saved)
+            return won
+        g = estimate_ns(&self.ctx) if g < 0 else g - won
+        return self._search(&saved, ns_value_v, newpos, g) + won
 
     def groups(self):
         """Legal moves of the player to move as ``(suit, rank, group_mask)``, one per group
