@@ -1997,9 +1997,17 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str
     :param newline: the line end; ``"\\r\\n"`` writes PBN 2.1 export format (CRLF line
         ends, resolved tag values), announced by a ``% EXPORT`` line.
     :raises PBNError: for a tag that cannot be written (bad name, line break in a value).
+    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them.
     """
     if isinstance(games, PBNGame):
         games = [games]
+    elif isinstance(games, (str, bytes)) or not isinstance(games, Iterable):
+        raise TypeError(f"expected a PBNGame or an iterable of PBNGames, got "
+                        f"{type(games).__name__}")
+    games = list(games)
+    for game in games:
+        if not isinstance(game, PBNGame):
+            raise TypeError(f"expected PBNGames, got a {type(game).__name__}")
     out = ["% PBN 2.1"]
     if newline == "\r\n":
         out.append("% EXPORT")
@@ -2021,6 +2029,7 @@ def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
     :param encoding: default Latin-1 (ISO 8859-1, the PBN character set) when every
         character fits, else UTF-8.  Ignored for text-mode files.
     :raises PBNError: for a tag that cannot be written.
+    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them.
     :raises OSError: if the file cannot be written.
     """
     text = dumps_pbn(games, newline=newline)

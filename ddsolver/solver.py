@@ -18,6 +18,7 @@ keep one per thread for you).
 from __future__ import annotations
 
 import numbers
+from collections import abc
 import os
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -97,11 +98,16 @@ class DDTable:
         return "\n".join(lines)
 
 
+def _is_integer(x) -> bool:
+    """An integer in the strict sense: int or numpy integer, not bool."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
 def _check_guess(guess) -> int:
     """The engine's guess argument: -1 for None, else an integer 0..13."""
     if guess is None:
         return -1
-    if isinstance(guess, bool) or not isinstance(guess, numbers.Integral) or not 0 <= guess <= 13:
+    if not _is_integer(guess) or not 0 <= guess <= 13:
         raise ValueError(f"guess must be None or an integer 0..13, got {guess!r}")
     return int(guess)
 
@@ -128,7 +134,7 @@ class Solver:
     """
 
     def __init__(self, memory_mb: int = DEFAULT_MEMORY_MB):
-        if isinstance(memory_mb, bool) or not isinstance(memory_mb, numbers.Integral):
+        if not _is_integer(memory_mb):
             raise TypeError(f"memory_mb must be an integer number of MiB, got {memory_mb!r}")
         if memory_mb < 1:
             raise ValueError(f"memory_mb must be >= 1, got {memory_mb}")
@@ -303,15 +309,17 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
         process pool, ...) to run :func:`dd_table` on instead; ``threads`` is then ignored.
     :param progress: optional callable called with each finished table (for progress bars).
     :raises InvalidDealError: if a deal is not complete.
-    :raises TypeError: if ``deals`` is a single Deal or a string.
+    :raises TypeError: if ``deals`` is a single Deal, a string or not iterable, or
+        ``executor`` has no ``submit`` method.
     :raises ValueError: if ``threads`` is not a positive integer or None.
     """
-    if threads is not None and (isinstance(threads, bool)
-                                or not isinstance(threads, numbers.Integral) or threads < 1):
+    if threads is not None and (not _is_integer(threads) or threads < 1):
         raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
-    if isinstance(deals, (Deal, str, bytes)):
+    if isinstance(deals, (Deal, str, bytes)) or not isinstance(deals, abc.Iterable):
         raise TypeError("dd_tables takes an iterable of Deals (for one deal use dd_table; "
                         "for PBN text, Deal.from_pbn)")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
     deals = list(deals)
     for d in deals:
         if not isinstance(d, Deal) or not d.is_complete():

@@ -720,6 +720,14 @@ def test_write_pbn_is_atomic_and_keeps_old_file_on_error(tmp_path, club):
     assert sorted(os.listdir(tmp_path)) == ["club.pbn"]  # no temporary file left behind
 
 
+@pytest.mark.parametrize("games", ["x.pbn", [1, 2], None])
+def test_write_pbn_rejects_what_is_not_games(tmp_path, games):
+    path = tmp_path / "out.pbn"
+    with pytest.raises(TypeError, match="PBNGame"):
+        write_pbn(games, path)
+    assert not path.exists()
+
+
 def test_write_pbn_to_file_objects(club):
     buf = io.StringIO()
     write_pbn(club[:2], buf, newline="\n")

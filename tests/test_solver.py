@@ -851,7 +851,9 @@ def test_engine_ns_reaches_matches_the_exact_value():
                 with pytest.raises(TypeError):
                     eng.ns_reaches(bad)
             assert eng.ns_reaches(ns)
-            assert not _fresh_engine(rec, strain).ns_reaches(ns + 1)
+            fresh = Engine()
+            fresh.set_position(rec.deal.masks(), strain, 1, ())
+            assert not fresh.ns_reaches(ns + 1)
             assert eng.ns_tricks() == ns
             # mid-trick: East has led its first equivalence group's card
             suit, rank, _ = eng.groups()[0]
@@ -861,14 +863,6 @@ def test_engine_ns_reaches_matches_the_exact_value():
             masks[1] &= ~(1 << (16 * suit + rank))
             mid.set_position(masks, strain, 1, [(suit, rank)])
             assert mid.ns_reaches(after) and not mid.ns_reaches(after + 1)
-
-
-def _fresh_engine(rec, strain):
-    from ddsolver._search import Engine
-
-    eng = Engine()
-    eng.set_position(rec.deal.masks(), strain, 1, ())
-    return eng
 
 
 def test_solver_shared_between_threads_is_serialized():
@@ -932,6 +926,14 @@ def test_dd_table_wrong_shape_is_invalid_table_error():
         DDTable([[1, 2], [3, 4]])
     with pytest.raises(InvalidTableError, match="0..13"):
         DDTable([[14] * 4] * 5)
+
+
+@pytest.mark.parametrize("kwargs", [{"deals": None}, {"deals": 42}, {"executor": 3}])
+def test_dd_tables_bad_arguments_are_type_errors(kwargs):
+    rec = read_dds_file(DATA / "list100.txt")[0]
+    args = {"deals": [rec.deal, rec.deal]} | kwargs
+    with pytest.raises(TypeError, match="dd_tables|executor"):
+        dd_tables(**args)
 
 
 def test_dd_tables_rejects_a_single_deal():
