@@ -2007,7 +2007,7 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str
     games = list(games)
     for game in games:
         if not isinstance(game, PBNGame):
-            raise TypeError(f"expected PBNGames, got a {type(game).__name__}")
+            raise TypeError(f"expected PBNGames, got {type(game).__name__}")
     out = ["% PBN 2.1"]
     if newline == "\r\n":
         out.append("% EXPORT")
