@@ -50,6 +50,7 @@ cdef struct Move:
     int weight
 
 cdef struct Ctx:
+    # the position: every field before ``nodes`` (Engine._restore copies them back)
     uint16_t hold[4][4]  # hold[seat][suit]
     int trump
     int leader           # seat leading the current trick
@@ -69,7 +70,10 @@ cdef struct Ctx:
     uint64_t tl_hits[14]
     uint64_t cut_at[4][4]   # [pos][index of the cutting move, 3 = later]
     uint64_t fails[4]       # nodes where every move failed, by pos
+    uint64_t cut_tries      # nodes that tried a card from the cut-off cache first
+    uint64_t cut_hits       # ... and that card cut off
     int use_tt
+    uint32_t* cut        # cut-off cache: 1 << CUT_BITS slots (see cut_key in _search.pyx)
     int hint             # best lead remembered by the table for the node being expanded
     void* jump           # where a search interrupted by a signal handler returns to
     TT tt

@@ -780,6 +780,15 @@ cdef enum:
     LEAD_RUFF_W = 25
     LEAD_UNDER_W = 40
     DISCARD_LEN_W = 3
+    # the cut-off cache: 1 << CUT_BITS slots of 4 bytes
+    CUT_BITS = 16
+    CUT_MASK = (1 << CUT_BITS) - 1
+
+cdef extern from *:
+    """
+    #define CUT_CHECK 0xFFFFFF00u
+    """
+    const uint32_t CUT_CHECK
 
 cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
     cdef int h
@@ -1101,6 +1110,71 @@ cdef int second_hand_sure(Ctx* c, int seat, int ywant, uint16_t* wr) noexcept no
     return 0
 
 
+cdef inline uint64_t hand64(Ctx* c, int seat) noexcept nogil:
+    """A seat's cards as one 64-bit mask (16 bits a suit)."""
+    return (<uint64_t>c.hold[seat][0] | (<uint64_t>c.hold[seat][1] << 16)
+            | (<uint64_t>c.hold[seat][2] << 32) | (<uint64_t>c.hold[seat][3] << 48))
+
+
+cdef inline uint64_t cut_key(Ctx* c, int pos, int seat, int need) noexcept nogil:
+    """Hash of what the card that cut off last time depends on most, for the cut-off cache
+    (an idea of H. Xue's bridge solver; our own keys).  ``need``: N-S tricks still needed.
+
+    Lead: the leader's hand, the parity of partner's suit lengths and, in a suit contract,
+    ``need``.  Following suit: the cards of the suit led in play at the trick start, the
+    card winning so far and the leader.  Discarding or ruffing: the hand, who wins so far
+    (notrump) or the winning card and ``need`` (suit contract).  Always the trump strain and
+    the position in the trick."""
+    cdef uint64_t k, x, h
+    cdef int ls, i, p
+    if pos == 0:
+        p = (seat + 2) & 3
+        k = hand64(c, seat)
+        x = ((dd_popcount(c.hold[p][0]) & 1) | ((dd_popcount(c.hold[p][1]) & 1) << 1)
+             | ((dd_popcount(c.hold[p][2]) & 1) << 2) | ((dd_popcount(c.hold[p][3]) & 1) << 3))
+        if c.trump < 4:
+            x |= <uint64_t>need << 4
+        x |= <uint64_t>seat << 10
+    else:
+        ls = c.trick_suit[c.tl][0]
+        i = c.win_idx[c.tl][pos - 1]
+        if c.hold[seat][ls]:
+            k = (<uint64_t>c.agg[c.tl][ls]
+                 | (<uint64_t>(c.trick_suit[c.tl][i] * 16 + c.trick_rank[c.tl][i]) << 16)
+                 | (<uint64_t>c.leader << 24) | (<uint64_t>1 << 40))
+            x = 1
+        else:
+            k = hand64(c, seat)
+            if c.trump == 4:
+                x = <uint64_t>((c.leader + i) & 3) << 4
+            else:
+                x = ((<uint64_t>(c.trick_suit[c.tl][i] * 16 + c.trick_rank[c.tl][i]) << 4)
+                     | (<uint64_t>need << 12))
+            x |= 2
+    x |= (<uint64_t>pos << 20) | (<uint64_t>c.trump << 24)
+    h = (k ^ (x * <uint64_t>0x9E3779B97F4A7C15)) * <uint64_t>0xBF58476D1CE4E5B9
+    h ^= h >> 31
+    h *= <uint64_t>0x94D049BB133111EB
+    h ^= h >> 29
+    return h
+
+
+cdef inline int cut_card(Ctx* c, int pos, int seat, uint64_t key) noexcept nogil:
+    """The card (suit * 16 + rank) the cut-off cache holds for ``key`` when ``seat`` may
+    play it now, else -1.  A slot keeps 24 check bits of the key and the card."""
+    cdef uint32_t e = c.cut[key & CUT_MASK]
+    cdef int s, r
+    if ((e ^ <uint32_t>(key >> 32)) & CUT_CHECK) != 0 or (e & 0xFF) == 0:
+        return -1
+    s = (e >> 4) & 15
+    r = e & 15
+    if ((c.hold[seat][s] >> r) & 1) == 0:
+        return -1
+    if pos > 0 and s != c.trick_suit[c.tl][0] and c.hold[seat][c.trick_suit[c.tl][0]] != 0:
+        return -1       # must follow suit
+    return s * 16 + r
+
+
 cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     """Can N-S win at least ``target - c.ns_won`` of the tricks left?  1 yes, 0 no.
 
@@ -1112,7 +1186,10 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef int skip_below[4]
     cdef Move moves[MAX_MOVES]
     cdef uint64_t lengths = 0
+    cdef uint64_t ck
     cdef uint32_t dist[4]
+    cdef int first, lazy = 0, hint, j, m
+    cdef uint16_t below
     c.nodes += 1
     c.tl_nodes[c.tl] += 1
     if (c.nodes & SIGNAL_CHECK_MASK) == 0 and c.jump != NULL and dd_signal_raised():
@@ -1160,10 +1237,48 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
                 c.qtcuts += 1
                 return 0
     is_max = (seat & 1) == 0
-    n = gen_moves(c, pos, seat, moves)
+    # The card that cut off in a similar position (the cut-off cache) is tried first, before
+    # the other cards are generated and ordered: most nodes cut off with their first card.
+    hint = c.hint
+    ck = cut_key(c, pos, seat, target - c.ns_won)
+    first = cut_card(c, pos, seat, ck)
+    if first >= 0:
+        s = first >> 4
+        r = first & 15
+        # play the lowest card of its group (cards adjacent among those in play), as
+        # gen_moves does
+        while True:
+            below = c.agg[c.tl][s] & <uint16_t>((1 << r) - 1)
+            if below == 0 or not (c.hold[seat][s] >> dd_highest(below)) & 1:
+                break
+            r = dd_highest(below)
+        moves[0].suit = s
+        moves[0].rank = r
+        moves[0].group = <uint16_t>(1 << r)
+        n = 1
+        lazy = 1
+        c.cut_tries += 1
+    else:
+        n = gen_moves(c, pos, seat, moves)
     acc[0] = 0; acc[1] = 0; acc[2] = 0; acc[3] = 0
     skip_below[0] = 0; skip_below[1] = 0; skip_below[2] = 0; skip_below[3] = 0
-    for i in range(n):
+    for i in range(MAX_MOVES):
+        if i == 1 and lazy:
+            # the remembered card did not cut off: generate and order the moves (the
+            # children overwrote c.hint), and drop the group already searched
+            lazy = 0
+            c.hint = hint
+            m = gen_moves(c, pos, seat, &moves[1])
+            for j in range(1, m + 1):
+                if moves[j].suit == moves[0].suit and (moves[j].group >> moves[0].rank) & 1:
+                    moves[0] = moves[j]
+                    while j < m:
+                        moves[j] = moves[j + 1]
+                        j += 1
+                    break
+            n = m
+        if i >= n:
+            break
         s = moves[i].suit
         if moves[i].rank < skip_below[s]:
             continue
@@ -1203,6 +1318,11 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         c.hold[seat][s] ^= <uint16_t>(1 << moves[i].rank)
         if r == is_max:
             c.cut_at[pos][i if i < 3 else 3] += 1
+            if lazy:
+                c.cut_hits += 1
+            else:
+                c.cut[ck & CUT_MASK] = ((<uint32_t>(ck >> 32) & CUT_CHECK)
+                                        | <uint32_t>(s * 16 + moves[i].rank))
             wr[0] = cwr[0]; wr[1] = cwr[1]; wr[2] = cwr[2]; wr[3] = cwr[3]
             if pos == 0 and c.use_tt:
                 tt_store(c, lengths, dist, need, r, wr, s * 16 + moves[i].rank)
@@ -1365,17 +1485,24 @@ cdef class Engine:
                               "indices)")
         self.has_table = 1
         self.ctx.use_tt = 1 if use_tt else 0
+        self.ctx.cut = <uint32_t*>malloc(sizeof(uint32_t) << CUT_BITS)
+        if self.ctx.cut == NULL:
+            raise MemoryError("cannot allocate the cut-off cache")
+        memset(self.ctx.cut, 0, sizeof(uint32_t) << CUT_BITS)
         self.ctx.trump = -1
 
     def __dealloc__(self):
+        free(self.ctx.cut)
+        self.ctx.cut = NULL
         if self.has_table:
             tt_free(&self.ctx.tt)
             self.has_table = 0
 
     def clear(self):
-        """Empty the transposition table."""
+        """Empty the transposition table and the cut-off cache."""
         self._check_idle()
         tt_clear(&self.ctx.tt)
+        memset(self.ctx.cut, 0, sizeof(uint32_t) << CUT_BITS)
 
     cdef int _check_idle(self) except -1:
         if self.busy:
@@ -1395,7 +1522,9 @@ cdef class Engine:
 
     @property
     def stats(self):
-        """Counters: nodes, table probes and hits, quick-trick cutoffs, entries, resets."""
+        """Counters: nodes, table probes and hits, quick-trick cutoffs, entries, resets, and
+        the cut-off cache's tries (nodes that tried its card first) and hits (that card cut
+        off)."""
         return {"nodes": self.ctx.nodes, "probes": self.ctx.probes, "hits": self.ctx.hits,
                 "qtcuts": self.ctx.qtcuts,
                 "trick_nodes": self.ctx.trick_nodes, "entries": self.ctx.tt.nentries,
@@ -1405,7 +1534,8 @@ cdef class Engine:
                 "tl_hits": [self.ctx.tl_hits[i] for i in range(14)],
                 "cut_at": [[self.ctx.cut_at[p][i] for i in range(4)] for p in range(4)],
                 "fails": [self.ctx.fails[p] for p in range(4)],
-                "blocks": self.ctx.tt.nblocks}
+                "blocks": self.ctx.tt.nblocks, "cut_tries": self.ctx.cut_tries,
+                "cut_hits": self.ctx.cut_hits}
 
     def entry_k_histogram(self):
         """How many entries keep k cards of a suit, k = 0..13 (all suits pooled)."""
@@ -1542,13 +1672,9 @@ cdef class Engine:
         return v
 
     cdef void _restore(self, Ctx* saved) noexcept:
-        """Back to the position saved before a search; the table and the counters stay."""
-        saved.nodes = self.ctx.nodes
-        saved.probes = self.ctx.probes
-        saved.hits = self.ctx.hits
-        saved.qtcuts = self.ctx.qtcuts
-        saved.trick_nodes = self.ctx.trick_nodes
-        memcpy(&self.ctx, saved, sizeof(Ctx) - sizeof(TT))
+        """Back to the position saved before a search: the fields before the counters (the
+        position); the counters, the table and the cut-off cache stay."""
+        memcpy(&self.ctx, saved, <size_t>(<char*>&self.ctx.nodes - <char*>&self.ctx))
 
     def ns_reaches(self, target):
         """Whether N-S can win at least ``target`` of the tricks left (the current one

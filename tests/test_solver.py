@@ -834,6 +834,34 @@ def test_engine_counts_trick_nodes():
     assert 0 < st["probes"] <= st["trick_nodes"] + 14
 
 
+def test_engine_cut_off_cache_counters_and_clear():
+    """The cut-off cache's card is tried first at most nodes and usually cuts off; counters
+    survive the searches (they used to be reset by the position restore); ``clear()``
+    empties the cache as well as the table, so a search repeated after it visits exactly
+    the same nodes, while one repeated without it (cache and table kept) visits fewer."""
+    from ddsolver._search import Engine
+
+    rec = read_dds_file(DATA / "list100.txt")[1]
+    eng = Engine()
+    counts = []
+    for _ in range(2):
+        eng.clear()
+        before = eng.stats
+        eng.set_position(rec.deal.masks(), 3, 1, ())
+        assert eng.ns_tricks() == rec.table[3][0]   # declarer North in spades: N-S tricks
+        after = eng.stats
+        counts.append({k: after[k] - before[k]
+                       for k in ("nodes", "cut_tries", "cut_hits", "probes", "qtcuts")})
+        assert sum(map(sum, after["cut_at"])) > sum(map(sum, before["cut_at"]))
+    assert counts[0] == counts[1]
+    c = counts[0]
+    assert 0 < c["cut_hits"] <= c["cut_tries"] < c["nodes"]
+    eng.set_position(rec.deal.masks(), 3, 1, ())
+    start = eng.nodes
+    assert eng.ns_tricks() == rec.table[3][0]
+    assert eng.nodes - start < c["nodes"]
+
+
 def test_engine_ns_reaches_matches_the_exact_value():
     """``Engine.ns_reaches(t)`` (one zero-window search) is True exactly for t <= the N-S
     tricks of the reference table, from a trick start and mid-trick, and leaves the loaded
