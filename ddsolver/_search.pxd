@@ -16,8 +16,7 @@ cdef struct TTEntry:
     uint8_t k[4]         # number of top cards of each suit whose owners matter
     int8_t lo            # lower bound on N-S tricks among the tricks left
     int8_t hi            # upper bound on N-S tricks among the tricks left
-    int8_t best          # the lead that cut off last time (suit * 16 + rank), -1 none
-    int8_t pad
+    int8_t pad[2]
 
 cdef struct TTBlock:
     int32_t n            # entries used
@@ -72,8 +71,8 @@ cdef struct Ctx:
     uint64_t fails[4]       # nodes where every move failed, by pos
     uint64_t cut_tries      # nodes that tried a card from the cut-off cache first
     uint64_t cut_hits       # ... and that card cut off
+    uint64_t lead_probes    # leads played to the next trick start by probe_lead
     int use_tt
     uint32_t* cut        # cut-off cache: 1 << CUT_BITS slots (see cut_key in _search.pyx)
-    int hint             # best lead remembered by the table for the node being expanded
     void* jump           # where a search interrupted by a signal handler returns to
     TT tt

@@ -203,8 +203,6 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
         blk = &tt.blocks[bi]
         for j in range(blk.n - 1, -1, -1):
             e = &blk.e[j]
-            if e.best >= 0 and c.hint < 0:
-                c.hint = e.best
             if (e.lo >= need or e.hi < need) and entry_matches(e, dist):
                 for s in range(4):
                     # the top k cards in play of suit s
@@ -228,8 +226,30 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
     return -1
 
 
+cdef int tt_peek(Ctx* c, uint64_t lengths, uint32_t* dist, int need) noexcept nogil:
+    """tt_lookup without its side effects (no relied-on cards, no reordering): 1 N-S
+    surely reach ``need``, 0 surely not, -1 no answer."""
+    cdef TT* tt = &c.tt
+    cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
+    cdef int32_t bi
+    cdef TTBlock* blk
+    cdef TTEntry* e
+    cdef int j
+    if ki < 0:
+        return -1
+    bi = tt.keys[ki].first
+    while bi >= 0:
+        blk = &tt.blocks[bi]
+        for j in range(blk.n - 1, -1, -1):
+            e = &blk.e[j]
+            if (e.lo >= need or e.hi < need) and entry_matches(e, dist):
+                return 1 if e.lo >= need else 0
+        bi = blk.next
+    return -1
+
+
 cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int success,
-                   uint16_t* wr, int best) noexcept nogil:
+                   uint16_t* wr) noexcept nogil:
     cdef TT* tt = &c.tt
     cdef int32_t ki, bi
     cdef uint32_t b
@@ -266,8 +286,6 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
                         e.lo = lo
                     if hi < e.hi:
                         e.hi = hi
-                    if best >= 0:
-                        e.best = best
                     return
             bi = blk.next
     if ki < 0 and tt.nkeys >= tt.max_keys:
@@ -303,7 +321,6 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
         e.pat[s] = pat[s]
     e.lo = lo
     e.hi = hi
-    e.best = best
 
 
 # ---------------------------------------------------------------------------------------
@@ -783,6 +800,8 @@ cdef enum:
     # the cut-off cache: 1 << CUT_BITS slots of 4 bytes
     CUT_BITS = 16
     CUT_MASK = (1 << CUT_BITS) - 1
+    # leads are probed (probe_lead) at trick starts with at least this many tricks left
+    PROBE_TRICKS_LEFT = 10
 
 cdef extern from *:
     """
@@ -982,13 +1001,6 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                         a &= ~(<uint16_t>(1 << r))
                         if (c.hold[seat][s] >> dd_highest(a)) & 1:
                             moves[i].weight -= 6    # the guarded second-best card
-    # the lead that cut off in this position before (from the table) first
-    if c.hint >= 0:
-        for j in range(n):
-            if moves[j].suit == (c.hint >> 4):
-                if (moves[j].group >> (c.hint & 15)) & 1:
-                    moves[j].weight += 3000
-                    break
     # insertion sort, heaviest first
     for i in range(1, n):
         tmp = moves[i]
@@ -1175,6 +1187,92 @@ cdef inline int cut_card(Ctx* c, int pos, int seat, uint64_t key) noexcept nogil
     return s * 16 + r
 
 
+cdef int probe_lead(Ctx* c, int target, int s0, int r0) noexcept nogil:
+    """Play the lead (s0, r0) at a trick start, then each next hand's card from the cut-off
+    cache, and look at the next trick start: 1 when N-S surely reach ``target`` there
+    (counting the trick: reached, or the table says so), 0 when surely not, -1 when not
+    decided or a hand has no remembered card.  The position is left as it was; the table is
+    only read."""
+    cdef int pos, seat, s, r, idx, f, res = -1, w, old_leader, old_ns, k, played = 0
+    cdef int ps[4]
+    cdef int pr[4]
+    cdef uint64_t lengths
+    cdef uint32_t dist[4]
+    for pos in range(4):
+        seat = (c.leader + pos) & 3
+        if pos == 0:
+            s = s0
+            r = r0
+        else:
+            f = cut_card(c, pos, seat, cut_key(c, pos, seat, target - c.ns_won))
+            if f < 0:
+                break
+            s = f >> 4
+            r = f & 15
+        ps[pos] = s
+        pr[pos] = r
+        played += 1
+        c.hold[seat][s] ^= <uint16_t>(1 << r)
+        c.trick_suit[c.tl][pos] = s
+        c.trick_rank[c.tl][pos] = r
+        if pos == 0:
+            c.win_idx[c.tl][0] = 0
+        else:
+            idx = c.win_idx[c.tl][pos - 1]
+            if beats(s, r, c.trick_suit[c.tl][idx], c.trick_rank[c.tl][idx], c.trump):
+                c.win_idx[c.tl][pos] = pos
+            else:
+                c.win_idx[c.tl][pos] = idx
+    if played == 4:
+        c.lead_probes += 1
+        w = (c.leader + c.win_idx[c.tl][3]) & 3
+        old_leader = c.leader
+        old_ns = c.ns_won
+        c.leader = w
+        c.tl -= 1
+        if (w & 1) == 0:
+            c.ns_won += 1
+        if c.ns_won >= target:
+            res = 1
+        elif c.ns_won + c.tl < target:
+            res = 0
+        elif c.tl > 1:
+            for k in range(4):
+                c.agg[c.tl][k] = c.hold[0][k] | c.hold[1][k] | c.hold[2][k] | c.hold[3][k]
+            lengths = shape_key(c)
+            trick_dist(c, dist)
+            res = tt_peek(c, lengths, dist, target - c.ns_won)
+        c.tl += 1
+        c.leader = old_leader
+        c.ns_won = old_ns
+    for pos in range(played):
+        c.hold[(c.leader + pos) & 3][ps[pos]] ^= <uint16_t>(1 << pr[pos])
+    return res
+
+
+cdef void promote_probed(Ctx* c, int target, Move* moves, int n, int is_max) noexcept nogil:
+    """Reorder the leads ``moves[0..n)`` at a trick start: those whose probe (probe_lead)
+    shows the leader's side succeeding go first, each group keeping its order (the idea of
+    H. Xue's solver: a look past the trick, cheap because the replies come from the cut-off
+    cache)."""
+    cdef Move hit[MAX_MOVES]
+    cdef Move miss[MAX_MOVES]
+    cdef int nh = 0, nm = 0, i
+    for i in range(n):
+        if probe_lead(c, target, moves[i].suit, moves[i].rank) == is_max:
+            hit[nh] = moves[i]
+            nh += 1
+        else:
+            miss[nm] = moves[i]
+            nm += 1
+    if nh == 0 or nm == 0:
+        return
+    for i in range(nh):
+        moves[i] = hit[i]
+    for i in range(nm):
+        moves[nh + i] = miss[i]
+
+
 cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     """Can N-S win at least ``target - c.ns_won`` of the tricks left?  1 yes, 0 no.
 
@@ -1188,7 +1286,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef uint64_t lengths = 0
     cdef uint64_t ck
     cdef uint32_t dist[4]
-    cdef int first, lazy = 0, hint, j, m
+    cdef int first, lazy = 0, j, m
     cdef uint16_t below
     c.nodes += 1
     c.tl_nodes[c.tl] += 1
@@ -1210,7 +1308,6 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             lengths = shape_key(c)
             dd_prefetch(&c.tt.buckets[tt_bucket(&c.tt, lengths, c.leader)])
         need = target - c.ns_won
-        c.hint = -1
         r = sure_cutoff(c, need, wr)
         if r >= 0:
             c.qtcuts += 1
@@ -1227,7 +1324,6 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         seat = c.leader
     else:
         seat = (c.leader + pos) & 3
-        c.hint = -1
         if pos == 1:
             if (seat & 1) == 0:
                 if second_hand_sure(c, seat, target - c.ns_won, wr):
@@ -1239,7 +1335,6 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     is_max = (seat & 1) == 0
     # The card that cut off in a similar position (the cut-off cache) is tried first, before
     # the other cards are generated and ordered: most nodes cut off with their first card.
-    hint = c.hint
     ck = cut_key(c, pos, seat, target - c.ns_won)
     first = cut_card(c, pos, seat, ck)
     if first >= 0:
@@ -1260,14 +1355,15 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         c.cut_tries += 1
     else:
         n = gen_moves(c, pos, seat, moves)
+        if pos == 0 and c.tl >= PROBE_TRICKS_LEFT and n > 1:
+            promote_probed(c, target, moves, n, is_max)
     acc[0] = 0; acc[1] = 0; acc[2] = 0; acc[3] = 0
     skip_below[0] = 0; skip_below[1] = 0; skip_below[2] = 0; skip_below[3] = 0
     for i in range(MAX_MOVES):
         if i == 1 and lazy:
-            # the remembered card did not cut off: generate and order the moves (the
-            # children overwrote c.hint), and drop the group already searched
+            # the remembered card did not cut off: generate and order the moves, and drop
+            # the group already searched
             lazy = 0
-            c.hint = hint
             m = gen_moves(c, pos, seat, &moves[1])
             for j in range(1, m + 1):
                 if moves[j].suit == moves[0].suit and (moves[j].group >> moves[0].rank) & 1:
@@ -1277,6 +1373,8 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
                         j += 1
                     break
             n = m
+            if pos == 0 and c.tl >= PROBE_TRICKS_LEFT and n > 2:
+                promote_probed(c, target, &moves[1], n - 1, is_max)
         if i >= n:
             break
         s = moves[i].suit
@@ -1325,7 +1423,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
                                         | <uint32_t>(s * 16 + moves[i].rank))
             wr[0] = cwr[0]; wr[1] = cwr[1]; wr[2] = cwr[2]; wr[3] = cwr[3]
             if pos == 0 and c.use_tt:
-                tt_store(c, lengths, dist, need, r, wr, s * 16 + moves[i].rank)
+                tt_store(c, lengths, dist, need, r, wr)
             return r
         acc[0] |= cwr[0]; acc[1] |= cwr[1]; acc[2] |= cwr[2]; acc[3] |= cwr[3]
         # rank irrelevance: the answer relied on no card of the suit below T (the lowest
@@ -1350,7 +1448,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     wr[0] = acc[0]; wr[1] = acc[1]; wr[2] = acc[2]; wr[3] = acc[3]
     r = 1 - is_max
     if pos == 0 and c.use_tt:
-        tt_store(c, lengths, dist, need, r, wr, -1)
+        tt_store(c, lengths, dist, need, r, wr)
     return r
 
 
@@ -1524,7 +1622,7 @@ cdef class Engine:
     def stats(self):
         """Counters: nodes, table probes and hits, quick-trick cutoffs, entries, resets, and
         the cut-off cache's tries (nodes that tried its card first) and hits (that card cut
-        off)."""
+        off), and the leads probed to the next trick start (``lead_probes``)."""
         return {"nodes": self.ctx.nodes, "probes": self.ctx.probes, "hits": self.ctx.hits,
                 "qtcuts": self.ctx.qtcuts,
                 "trick_nodes": self.ctx.trick_nodes, "entries": self.ctx.tt.nentries,
@@ -1535,7 +1633,7 @@ cdef class Engine:
                 "cut_at": [[self.ctx.cut_at[p][i] for i in range(4)] for p in range(4)],
                 "fails": [self.ctx.fails[p] for p in range(4)],
                 "blocks": self.ctx.tt.nblocks, "cut_tries": self.ctx.cut_tries,
-                "cut_hits": self.ctx.cut_hits}
+                "cut_hits": self.ctx.cut_hits, "lead_probes": self.ctx.lead_probes}
 
     def entry_k_histogram(self):
         """How many entries keep k cards of a suit, k = 0..13 (all suits pooled)."""

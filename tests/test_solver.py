@@ -835,7 +835,8 @@ def test_engine_counts_trick_nodes():
 
 
 def test_engine_cut_off_cache_counters_and_clear():
-    """The cut-off cache's card is tried first at most nodes and usually cuts off; counters
+    """The cut-off cache's card is tried first at most nodes and usually cuts off, and leads
+    at the first tricks are probed to the next trick start with its cards; counters
     survive the searches (they used to be reset by the position restore); ``clear()``
     empties the cache as well as the table, so a search repeated after it visits exactly
     the same nodes, while one repeated without it (cache and table kept) visits fewer."""
@@ -851,11 +852,13 @@ def test_engine_cut_off_cache_counters_and_clear():
         assert eng.ns_tricks() == rec.table[3][0]   # declarer North in spades: N-S tricks
         after = eng.stats
         counts.append({k: after[k] - before[k]
-                       for k in ("nodes", "cut_tries", "cut_hits", "probes", "qtcuts")})
+                       for k in ("nodes", "cut_tries", "cut_hits", "probes", "qtcuts",
+                                 "lead_probes")})
         assert sum(map(sum, after["cut_at"])) > sum(map(sum, before["cut_at"]))
     assert counts[0] == counts[1]
     c = counts[0]
     assert 0 < c["cut_hits"] <= c["cut_tries"] < c["nodes"]
+    assert 0 < c["lead_probes"] < c["nodes"]    # leads probed past the trick (10+ left)
     eng.set_position(rec.deal.masks(), 3, 1, ())
     start = eng.nodes
     assert eng.ns_tricks() == rec.table[3][0]
