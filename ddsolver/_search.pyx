@@ -1308,6 +1308,9 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             lengths = shape_key(c)
             dd_prefetch(&c.tt.buckets[tt_bucket(&c.tt, lengths, c.leader)])
         need = target - c.ns_won
+        # the cut-off cache's slot starts loading while the sure tricks are counted
+        ck = cut_key(c, 0, c.leader, need)
+        dd_prefetch(&c.cut[ck & CUT_MASK])
         r = sure_cutoff(c, need, wr)
         if r >= 0:
             c.qtcuts += 1
@@ -1324,6 +1327,8 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         seat = c.leader
     else:
         seat = (c.leader + pos) & 3
+        ck = cut_key(c, pos, seat, target - c.ns_won)
+        dd_prefetch(&c.cut[ck & CUT_MASK])
         if pos == 1:
             if (seat & 1) == 0:
                 if second_hand_sure(c, seat, target - c.ns_won, wr):
@@ -1335,7 +1340,6 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     is_max = (seat & 1) == 0
     # The card that cut off in a similar position (the cut-off cache) is tried first, before
     # the other cards are generated and ordered: most nodes cut off with their first card.
-    ck = cut_key(c, pos, seat, target - c.ns_won)
     first = cut_card(c, pos, seat, ck)
     if first >= 0:
         s = first >> 4
