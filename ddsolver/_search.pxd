@@ -49,7 +49,7 @@ cdef struct Move:
     int weight
 
 cdef struct Ctx:
-    # the position: every field before ``nodes`` (Engine._restore copies them back)
+    # the position: every field before ``tshape`` (Engine._restore copies them back)
     uint16_t hold[4][4]  # hold[seat][suit]
     int trump
     int leader           # seat leading the current trick
@@ -59,6 +59,11 @@ cdef struct Ctx:
     int trick_rank[14][4]
     int win_idx[14][4]     # index of the winning card after pos+1 cards
     uint16_t agg[14][4]  # cards in play at the start of the trick with tl tricks left
+    # derived from the position, kept across the nodes of one search: the table's key and
+    # owners at each trick start (index: tricks left); tkey_ok[t]: computed in this search
+    uint64_t tshape[14]
+    uint32_t tdist[14][4]
+    int tkey_ok[15]
     uint64_t nodes
     uint64_t probes
     uint64_t hits

@@ -343,23 +343,54 @@ cdef inline uint64_t shape_key(Ctx* c) noexcept nogil:
     return L
 
 
+cdef inline uint32_t suit_dist(Ctx* c, int s) noexcept nogil:
+    """The owners (2 bits each, seat number) of the cards of suit ``s`` in play, top first."""
+    cdef int r, h
+    cdef uint32_t d = 0
+    cdef uint16_t a = c.agg[c.tl][s], hh
+    # North owns 0: only East, South and West add bits.  A card's place is the number of
+    # cards in play above it.
+    for h in range(1, 4):
+        hh = c.hold[h][s]
+        while hh:
+            r = dd_lowest(hh)
+            hh &= hh - 1
+            d |= <uint32_t>h << (2 * dd_popcount(a >> (r + 1)))
+    return d
+
+
 cdef void trick_dist(Ctx* c, uint32_t* dist) noexcept nogil:
-    """Per suit, the owners (2 bits each, seat number) of the cards in play, top first."""
-    cdef int s, r, h
-    cdef uint32_t d
-    cdef uint16_t a, hh
+    """Per suit, the owners of the cards in play (``suit_dist``)."""
+    cdef int s
     for s in range(4):
-        a = c.agg[c.tl][s]
-        d = 0
-        # North owns 0: only East, South and West add bits.  A card's place is the number
-        # of cards in play above it.
-        for h in range(1, 4):
-            hh = c.hold[h][s]
-            while hh:
-                r = dd_lowest(hh)
-                hh &= hh - 1
-                d |= <uint32_t>h << (2 * dd_popcount(a >> (r + 1)))
-        dist[s] = d
+        dist[s] = suit_dist(c, s)
+
+
+cdef inline void trick_key(Ctx* c) noexcept nogil:
+    """The table's key and owners at this trick start into ``c.tshape[c.tl]`` and
+    ``c.tdist[c.tl]``: from those of the trick start before (``c.tl + 1``), when it was
+    computed in this search, for the suits the trick between did not touch; the suits it
+    touched (``c.trick_suit[c.tl + 1]``) are computed again."""
+    cdef int s, h, t = c.tl
+    cdef uint64_t L
+    cdef unsigned int changed
+    if t < 13 and c.tkey_ok[t + 1]:
+        changed = ((1u << c.trick_suit[t + 1][0]) | (1u << c.trick_suit[t + 1][1])
+                   | (1u << c.trick_suit[t + 1][2]) | (1u << c.trick_suit[t + 1][3]))
+        L = c.tshape[t + 1]
+        for s in range(4):
+            if (changed >> s) & 1:
+                c.tdist[t][s] = suit_dist(c, s)
+                for h in range(4):
+                    L = ((L & ~(<uint64_t>15 << (4 * (4 * h + s))))
+                         | (<uint64_t>dd_popcount(c.hold[h][s]) << (4 * (4 * h + s))))
+            else:
+                c.tdist[t][s] = c.tdist[t + 1][s]
+        c.tshape[t] = L
+    else:
+        c.tshape[t] = shape_key(c)
+        trick_dist(c, c.tdist[t])
+    c.tkey_ok[t] = 1
 
 
 cdef int last_trick(Ctx* c, int target, uint16_t* wr) noexcept nogil:
@@ -1285,7 +1316,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef Move moves[MAX_MOVES]
     cdef uint64_t lengths = 0
     cdef uint64_t ck
-    cdef uint32_t dist[4]
+    cdef uint32_t* dist = NULL
     cdef int first, lazy = 0, j, m
     cdef uint16_t below
     c.nodes += 1
@@ -1303,15 +1334,13 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             return last_trick(c, target, wr)
         for s in range(4):
             c.agg[c.tl][s] = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
-        if c.use_tt:
-            # start loading the table's bucket while the cards' owners are listed
-            lengths = shape_key(c)
-            dd_prefetch(&c.tt.buckets[tt_bucket(&c.tt, lengths, c.leader)])
         need = target - c.ns_won
         # the table before the sure tricks: it answers two thirds of its probes, and costs
         # less than the sure-trick count (see benchmarks/NOTES.md)
         if c.use_tt:
-            trick_dist(c, dist)
+            trick_key(c)
+            lengths = c.tshape[c.tl]
+            dist = c.tdist[c.tl]
             c.probes += 1
             c.tl_probes[c.tl] += 1
             r = tt_lookup(c, lengths, dist, need, wr)
@@ -1458,11 +1487,19 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     return r
 
 
+cdef inline void start_search(Ctx* c) noexcept nogil:
+    """Forget the trick-start keys of earlier searches at the root's level and the one
+    above (``trick_key`` builds on them)."""
+    c.tkey_ok[c.tl] = 0
+    c.tkey_ok[c.tl + 1] = 0
+
+
 cdef int ns_value(Ctx* c, int pos, int guess) noexcept nogil:
     """Exact N-S tricks among the ``c.tl`` tricks left (current one included), from the
     position with ``pos`` cards of the current trick played.  ``c.ns_won`` must be 0."""
     cdef int lo = 0, hi = c.tl, t
     cdef uint16_t wr[4]
+    start_search(c)
     if pos == 0:
         for t in range(4):
             c.agg[c.tl][t] = c.hold[0][t] | c.hold[1][t] | c.hold[2][t] | c.hold[3][t]
@@ -1526,6 +1563,7 @@ cdef int ns_reach_v(void* cp, int pos, int target) noexcept nogil:
     cdef Ctx* c = <Ctx*>cp
     cdef uint16_t wr[4]
     cdef int s
+    start_search(c)
     if pos == 0:
         for s in range(4):
             c.agg[c.tl][s] = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
@@ -1776,9 +1814,9 @@ cdef class Engine:
         return v
 
     cdef void _restore(self, Ctx* saved) noexcept:
-        """Back to the position saved before a search: the fields before the counters (the
+        """Back to the position saved before a search: the fields before ``tshape`` (the
         position); the counters, the table and the cut-off cache stay."""
-        memcpy(&self.ctx, saved, <size_t>(<char*>&self.ctx.nodes - <char*>&self.ctx))
+        memcpy(&self.ctx, saved, <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
 
     def ns_reaches(self, target):
         """Whether N-S can win at least ``target`` of the tricks left (the current one
