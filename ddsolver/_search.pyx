@@ -742,7 +742,7 @@ cdef int later_tricks(Ctx* c, int xneed, uint16_t* wr) noexcept nogil:
     its second trump when it sits over the top one or comes with the third, is a trick.
     """
     cdef int X = c.leader & 1, t = c.trump, s, h, sum_len = 0, n, top_seat, sec_seat
-    cdef int third_seat, lx, ly, i
+    cdef int third_seat, lx, ly, i, L, k, one
     cdef uint16_t a, m
     cdef uint16_t tops[3]
     cdef int seats[3]
@@ -793,7 +793,36 @@ cdef int later_tricks(Ctx* c, int xneed, uint16_t* wr) noexcept nogil:
             wr[t] = tops[2]
             return 1
         return 0
-    # notrump, or no trumps left
+    # notrump, or no trumps left.  When the top card of every suit the leader holds is
+    # with the other side, that side wins the first trick (whatever the leader leads), and
+    # when one hand holds all those top cards it wins the trick and cashes the others: as
+    # many tricks as the leader has suits (H. Xue's solver counts these).
+    L = c.leader
+    k = 0
+    one = -1
+    for s in range(4):
+        if not c.hold[L][s]:
+            continue
+        m = <uint16_t>(1 << dd_highest(c.agg[c.tl][s]))
+        if c.hold[(L + 1) & 3][s] & m:
+            h = (L + 1) & 3
+        elif c.hold[(L + 3) & 3][s] & m:
+            h = (L + 3) & 3
+        else:
+            k = 0
+            break
+        wr[s] = m
+        k += 1
+        if one == -1:
+            one = h
+        elif one != h:
+            one = -2
+    if k > 0:
+        if one < 0:
+            k = 1
+        if xneed > c.tl - k:
+            return 1
+    wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
     if xneed != c.tl:
         return 0
     for s in range(4):
@@ -1046,7 +1075,26 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
 cdef inline int sure_cutoff(Ctx* c, int need, uint16_t* wr) noexcept nogil:
     """Sure-trick tests at a trick start (N-S need ``need`` more tricks): 1 N-S surely reach
     it, 0 surely not, -1 undecided.  ``wr`` gets the cards a decision relied on."""
-    cdef int r
+    cdef int r, ns_len, ew_len, a, b
+    if c.trump < 4:
+        # trump length: each trump of a side's longer trump hand wins the trick it is
+        # played to unless an opponent's trump is in it, so that side surely wins the
+        # longer holding less all the opponents' trumps (lengths only: no card relied on;
+        # H. Xue's solver counts these)
+        a = dd_popcount(c.hold[0][c.trump])
+        b = dd_popcount(c.hold[2][c.trump])
+        ns_len = a if a > b else b
+        ew_len = dd_popcount(c.hold[1][c.trump]) + dd_popcount(c.hold[3][c.trump])
+        if ns_len - ew_len >= need:
+            wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+            return 1
+        a = dd_popcount(c.hold[1][c.trump])
+        b = dd_popcount(c.hold[3][c.trump])
+        ew_len = (a if a > b else b) - dd_popcount(c.hold[0][c.trump]) - dd_popcount(
+            c.hold[2][c.trump])
+        if c.tl - ew_len < need:
+            wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+            return 0
     if (c.leader & 1) == 0:
         r = quick_tricks(c, wr, need)
         if r >= need:
