@@ -1072,29 +1072,30 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
     return n
 
 
+cdef inline int trump_length_cutoff(Ctx* c, int need) noexcept nogil:
+    """Trump length at a trick start (N-S need ``need`` more tricks): each trump of a side's
+    longer trump hand wins the trick it is played to unless an opponent's trump is in it,
+    so that side surely wins the longer holding less all the opponents' trumps (H. Xue's
+    solver counts these).  1 N-S surely reach ``need``, 0 surely not, -1 undecided.  Only
+    lengths are relied on (no card)."""
+    cdef int n, e, s, w, t = c.trump
+    if t == 4:
+        return -1
+    n = dd_popcount(c.hold[0][t])
+    e = dd_popcount(c.hold[1][t])
+    s = dd_popcount(c.hold[2][t])
+    w = dd_popcount(c.hold[3][t])
+    if (n if n > s else s) - (e + w) >= need:
+        return 1
+    if c.tl - ((e if e > w else w) - (n + s)) < need:
+        return 0
+    return -1
+
+
 cdef inline int sure_cutoff(Ctx* c, int need, uint16_t* wr) noexcept nogil:
     """Sure-trick tests at a trick start (N-S need ``need`` more tricks): 1 N-S surely reach
     it, 0 surely not, -1 undecided.  ``wr`` gets the cards a decision relied on."""
-    cdef int r, ns_len, ew_len, a, b
-    if c.trump < 4:
-        # trump length: each trump of a side's longer trump hand wins the trick it is
-        # played to unless an opponent's trump is in it, so that side surely wins the
-        # longer holding less all the opponents' trumps (lengths only: no card relied on;
-        # H. Xue's solver counts these)
-        a = dd_popcount(c.hold[0][c.trump])
-        b = dd_popcount(c.hold[2][c.trump])
-        ns_len = a if a > b else b
-        ew_len = dd_popcount(c.hold[1][c.trump]) + dd_popcount(c.hold[3][c.trump])
-        if ns_len - ew_len >= need:
-            wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
-            return 1
-        a = dd_popcount(c.hold[1][c.trump])
-        b = dd_popcount(c.hold[3][c.trump])
-        ew_len = (a if a > b else b) - dd_popcount(c.hold[0][c.trump]) - dd_popcount(
-            c.hold[2][c.trump])
-        if c.tl - ew_len < need:
-            wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
-            return 0
+    cdef int r
     if (c.leader & 1) == 0:
         r = quick_tricks(c, wr, need)
         if r >= need:
@@ -1383,6 +1384,12 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         for s in range(4):
             c.agg[c.tl][s] = c.hold[0][s] | c.hold[1][s] | c.hold[2][s] | c.hold[3][s]
         need = target - c.ns_won
+        # trump length first: it relies on no card
+        r = trump_length_cutoff(c, need)
+        if r >= 0:
+            c.qtcuts += 1
+            wr[0] = 0; wr[1] = 0; wr[2] = 0; wr[3] = 0
+            return r
         # the table before the sure tricks: it answers two thirds of its probes, and costs
         # less than the sure-trick count (see benchmarks/NOTES.md)
         if c.use_tt:
