@@ -15,6 +15,14 @@ lengths.  A trick's winner is relied on when it won by rank (two or more cards o
 the trick).  When a move stands for equivalent cards that were not searched and the node fails
 for the side to move, the skipped cards are relied on as well.
 
+Move ordering: the card that last cut off in a similar position (a small hash table, the
+"cut-off cache", keyed by the hand and the state of the trick; an idea of H. Xue's bridge
+solver) is tried first, before the other cards are generated and ordered by weights; at
+the first tricks each lead is also played past the trick with the cached replies and the
+leads the table then shows succeeding go first.  Sure-trick cutoffs at trick starts (trump
+length, quick tricks, top trumps, the other side's tops) come before and after the table
+probe.
+
 No Python object is touched inside the search: everything below ``cdef class Engine`` runs
 without the GIL, except a check for pending signals every ``SIGNAL_CHECK_MASK + 1`` nodes
 (``PyErr_CheckSignals``, which runs Python's handlers; they run in the main thread only).
@@ -185,67 +193,65 @@ cdef inline int entry_matches(TTEntry* e, uint32_t* dist) noexcept nogil:
             and (dist[3] & ((<uint32_t>1 << (2 * e.k[3])) - 1)) == e.pat[3])
 
 
-cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
-                   uint16_t* wr) noexcept nogil:
-    """1: N-S surely reach ``need``; 0: surely not; -1: no answer.  Sets ``wr``."""
-    cdef TT* tt = &c.tt
-    cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
-    cdef int32_t bi
-    cdef TTBlock* blk
-    cdef TTEntry* e
-    cdef int s, k, j
-    cdef uint16_t a
-    cdef TTEntry tmp
-    if ki < 0:
-        return -1
-    bi = tt.keys[ki].first
-    while bi >= 0:
-        blk = &tt.blocks[bi]
-        for j in range(blk.n - 1, -1, -1):
-            e = &blk.e[j]
-            if (e.lo >= need or e.hi < need) and entry_matches(e, dist):
-                for s in range(4):
-                    # the top k cards in play of suit s
-                    a = c.agg[c.tl][s]
-                    k = e.k[s]
-                    wr[s] = 0
-                    while k > 0:
-                        wr[s] |= <uint16_t>(1 << dd_highest(a))
-                        a &= ~(<uint16_t>(1 << dd_highest(a)))
-                        k -= 1
-                s = 1 if e.lo >= need else 0
-                # move the entry to the front (newest place) of its key: later probes of
-                # the key find it first
-                blk = &tt.blocks[tt.keys[ki].first]
-                if e != &blk.e[blk.n - 1]:
-                    tmp = blk.e[blk.n - 1]
-                    blk.e[blk.n - 1] = e[0]
-                    e[0] = tmp
-                return s
-        bi = blk.next
-    return -1
-
-
-cdef int tt_peek(Ctx* c, uint64_t lengths, uint32_t* dist, int need) noexcept nogil:
-    """tt_lookup without its side effects (no relied-on cards, no reordering): 1 N-S
-    surely reach ``need``, 0 surely not, -1 no answer."""
-    cdef TT* tt = &c.tt
-    cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
+cdef inline TTEntry* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need) noexcept nogil:
+    """The newest entry of key ``ki`` (-1: none) that matches ``dist`` and decides whether
+    N-S reach ``need``, or NULL."""
     cdef int32_t bi
     cdef TTBlock* blk
     cdef TTEntry* e
     cdef int j
     if ki < 0:
-        return -1
+        return NULL
     bi = tt.keys[ki].first
     while bi >= 0:
         blk = &tt.blocks[bi]
         for j in range(blk.n - 1, -1, -1):
             e = &blk.e[j]
             if (e.lo >= need or e.hi < need) and entry_matches(e, dist):
-                return 1 if e.lo >= need else 0
+                return e
         bi = blk.next
-    return -1
+    return NULL
+
+
+cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
+                   uint16_t* wr) noexcept nogil:
+    """1: N-S surely reach ``need``; 0: surely not; -1: no answer.  Sets ``wr``."""
+    cdef TT* tt = &c.tt
+    cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
+    cdef TTEntry* e = tt_find(tt, ki, dist, need)
+    cdef TTBlock* blk
+    cdef int s, k
+    cdef uint16_t a
+    cdef TTEntry tmp
+    if e == NULL:
+        return -1
+    for s in range(4):
+        # the top k cards in play of suit s
+        a = c.agg[c.tl][s]
+        k = e.k[s]
+        wr[s] = 0
+        while k > 0:
+            wr[s] |= <uint16_t>(1 << dd_highest(a))
+            a &= ~(<uint16_t>(1 << dd_highest(a)))
+            k -= 1
+    s = 1 if e.lo >= need else 0
+    # move the entry to the front (newest place) of its key: later probes of the key find
+    # it first
+    blk = &tt.blocks[tt.keys[ki].first]
+    if e != &blk.e[blk.n - 1]:
+        tmp = blk.e[blk.n - 1]
+        blk.e[blk.n - 1] = e[0]
+        e[0] = tmp
+    return s
+
+
+cdef int tt_peek(Ctx* c, uint64_t lengths, uint32_t* dist, int need) noexcept nogil:
+    """tt_lookup without its side effects (no relied-on cards, no reordering): 1 N-S
+    surely reach ``need``, 0 surely not, -1 no answer."""
+    cdef TTEntry* e = tt_find(&c.tt, tt_find_key(&c.tt, lengths, c.leader), dist, need)
+    if e == NULL:
+        return -1
+    return 1 if e.lo >= need else 0
 
 
 cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int success,
@@ -1251,6 +1257,11 @@ cdef inline uint64_t cut_key(Ctx* c, int pos, int seat, int need) noexcept nogil
     return h
 
 
+cdef inline void cut_clear(Ctx* c) noexcept nogil:
+    """Empty the cut-off cache."""
+    memset(c.cut, 0, sizeof(uint32_t) << CUT_BITS)
+
+
 cdef inline int cut_card(Ctx* c, int pos, int seat, uint64_t key) noexcept nogil:
     """The card (suit * 16 + rank) the cut-off cache holds for ``key`` when ``seat`` may
     play it now, else -1.  A slot keeps 24 check bits of the key and the card."""
@@ -1273,45 +1284,19 @@ cdef int probe_lead(Ctx* c, int target, int s0, int r0) noexcept nogil:
     (counting the trick: reached, or the table says so), 0 when surely not, -1 when not
     decided or a hand has no remembered card.  The position is left as it was; the table is
     only read."""
-    cdef int pos, seat, s, r, idx, f, res = -1, w, old_leader, old_ns, k, played = 0
-    cdef int ps[4]
-    cdef int pr[4]
-    cdef uint64_t lengths
+    cdef int pos, seat, f, res = -1, k, played = 1
+    cdef int leader = c.leader, tl = c.tl, ns_won = c.ns_won
     cdef uint32_t dist[4]
-    for pos in range(4):
+    pos = play_card(c, 0, s0, r0)
+    while pos != 0:
         seat = (c.leader + pos) & 3
-        if pos == 0:
-            s = s0
-            r = r0
-        else:
-            f = cut_card(c, pos, seat, cut_key(c, pos, seat, target - c.ns_won))
-            if f < 0:
-                break
-            s = f >> 4
-            r = f & 15
-        ps[pos] = s
-        pr[pos] = r
+        f = cut_card(c, pos, seat, cut_key(c, pos, seat, target - c.ns_won))
+        if f < 0:
+            break
+        pos = play_card(c, pos, f >> 4, f & 15)
         played += 1
-        c.hold[seat][s] ^= <uint16_t>(1 << r)
-        c.trick_suit[c.tl][pos] = s
-        c.trick_rank[c.tl][pos] = r
-        if pos == 0:
-            c.win_idx[c.tl][0] = 0
-        else:
-            idx = c.win_idx[c.tl][pos - 1]
-            if beats(s, r, c.trick_suit[c.tl][idx], c.trick_rank[c.tl][idx], c.trump):
-                c.win_idx[c.tl][pos] = pos
-            else:
-                c.win_idx[c.tl][pos] = idx
     if played == 4:
         c.lead_probes += 1
-        w = (c.leader + c.win_idx[c.tl][3]) & 3
-        old_leader = c.leader
-        old_ns = c.ns_won
-        c.leader = w
-        c.tl -= 1
-        if (w & 1) == 0:
-            c.ns_won += 1
         if c.ns_won >= target:
             res = 1
         elif c.ns_won + c.tl < target:
@@ -1319,14 +1304,14 @@ cdef int probe_lead(Ctx* c, int target, int s0, int r0) noexcept nogil:
         elif c.tl > 1:
             for k in range(4):
                 c.agg[c.tl][k] = c.hold[0][k] | c.hold[1][k] | c.hold[2][k] | c.hold[3][k]
-            lengths = shape_key(c)
             trick_dist(c, dist)
-            res = tt_peek(c, lengths, dist, target - c.ns_won)
-        c.tl += 1
-        c.leader = old_leader
-        c.ns_won = old_ns
+            res = tt_peek(c, shape_key(c), dist, target - c.ns_won)
+    c.leader = leader
+    c.tl = tl
+    c.ns_won = ns_won
     for pos in range(played):
-        c.hold[(c.leader + pos) & 3][ps[pos]] ^= <uint16_t>(1 << pr[pos])
+        c.hold[(leader + pos) & 3][c.trick_suit[tl][pos]] ^= <uint16_t>(
+            1 << c.trick_rank[tl][pos])
     return res
 
 
@@ -1686,7 +1671,7 @@ cdef class Engine:
         self.ctx.cut = <uint32_t*>malloc(sizeof(uint32_t) << CUT_BITS)
         if self.ctx.cut == NULL:
             raise MemoryError("cannot allocate the cut-off cache")
-        memset(self.ctx.cut, 0, sizeof(uint32_t) << CUT_BITS)
+        cut_clear(&self.ctx)
         self.ctx.trump = -1
 
     def __dealloc__(self):
@@ -1700,7 +1685,7 @@ cdef class Engine:
         """Empty the transposition table and the cut-off cache."""
         self._check_idle()
         tt_clear(&self.ctx.tt)
-        memset(self.ctx.cut, 0, sizeof(uint32_t) << CUT_BITS)
+        cut_clear(&self.ctx)
 
     cdef int _check_idle(self) except -1:
         if self.busy:
@@ -1803,7 +1788,7 @@ cdef class Engine:
             # strains would only take its slots (one reused across deals measured +1.8 %
             # nodes against a fresh one)
             tt_clear(&self.ctx.tt)
-            memset(self.ctx.cut, 0, sizeof(uint32_t) << CUT_BITS)
+            cut_clear(&self.ctx)
             self.ctx.trump = trump
         for h in range(4):
             m = hands[h]
