@@ -1648,13 +1648,15 @@ cdef class Engine:
     RuntimeError instead of corrupting the search.
     Table entries depend on the trump strain only, so they stay valid across positions and
     deals of the same strain; :meth:`set_position` clears the table (and the cut-off cache,
-    the cards that last cut off, kept to order the moves) when the strain changes.
+    the cards that last cut off, kept to order the moves) when the strain changes, and the
+    cut-off cache alone when the position is of another deal.
     """
 
     cdef Ctx ctx
     cdef int pos            # cards of the current trick already played at the root
     cdef int has_table
     cdef int busy           # a search runs (without the GIL) on this engine
+    cdef uint64_t last_held[4]   # per seat, the cards of the last position loaded
     cdef public int64_t memory_bytes
 
     def __cinit__(self, int64_t memory_bytes=256 * 1024 * 1024, bint use_tt=True):
@@ -1685,6 +1687,12 @@ cdef class Engine:
         """Empty the transposition table and the cut-off cache."""
         self._check_idle()
         tt_clear(&self.ctx.tt)
+        cut_clear(&self.ctx)
+
+    def clear_cut_cache(self):
+        """Empty the cut-off cache only (the cards that last cut off, kept to order moves;
+        :meth:`set_position` does it when a position of another deal is loaded)."""
+        self._check_idle()
         cut_clear(&self.ctx)
 
     cdef int _check_idle(self) except -1:
@@ -1790,6 +1798,22 @@ cdef class Engine:
             tt_clear(&self.ctx.tt)
             cut_clear(&self.ctx)
             self.ctx.trump = trump
+        # Another deal: some seat holds a card it did not hold in the last position loaded
+        # and lacks one it held there (one deal's positions are subsets of each other).  The
+        # cut-off cache's cards of the other deal would cost nodes (measured +6 to +8 %).
+        cdef uint64_t seat_cards[4]
+        cdef int related = 1
+        for h in range(4):
+            seat_cards[h] = <uint64_t>(int(hands[h]) & 0x7FFC7FFC7FFC7FFC)
+        for i in range(k):
+            seat_cards[(leader + i) & 3] |= <uint64_t>1 << (16 * trick[i][0] + trick[i][1])
+        for h in range(4):
+            if ((seat_cards[h] & ~self.last_held[h]) != 0
+                    and (self.last_held[h] & ~seat_cards[h]) != 0):
+                related = 0
+            self.last_held[h] = seat_cards[h]
+        if not related:
+            cut_clear(&self.ctx)
         for h in range(4):
             m = hands[h]
             for s in range(4):

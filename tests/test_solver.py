@@ -865,6 +865,49 @@ def test_engine_cut_off_cache_counters_and_clear():
     assert eng.nodes - start < c["nodes"]
 
 
+def test_engine_empties_the_cut_off_cache_for_another_deal():
+    """Loading a position of another deal (same strain) empties the cut-off cache, as
+    ``clear_cut_cache()`` does, and keeps the table; a later position of the same deal (a
+    card played) keeps both."""
+    from ddsolver._search import Engine
+
+    recs = read_dds_file(DATA / "list100.txt")[2:4]
+
+    def run(prepare):
+        eng = Engine()
+        eng.set_position(recs[0].deal.masks(), 4, 1, ())
+        eng.ns_tricks()
+        prepare(eng)
+        start = eng.nodes
+        eng.set_position(recs[1].deal.masks(), 4, 1, ())
+        kept = eng.stats["entries"]
+        assert eng.ns_tricks() == recs[1].table[4][0]
+        return eng.nodes - start, kept
+
+    automatic, kept = run(lambda eng: None)
+    assert kept > 0     # the table was kept
+    assert automatic == run(lambda eng: eng.clear_cut_cache())[0]
+    assert run(lambda eng: eng.clear())[1] == 0
+
+    # same deal, East has led: the cache is kept
+    def after_lead(clear_first):
+        eng = Engine()
+        eng.set_position(recs[0].deal.masks(), 4, 1, ())
+        eng.ns_tricks()
+        suit, rank, _ = eng.groups()[0]
+        masks = list(recs[0].deal.masks())
+        masks[1] &= ~(1 << (16 * suit + rank))
+        if clear_first:
+            eng.clear_cut_cache()
+        start = eng.stats["cut_tries"]
+        eng.set_position(masks, 4, 1, [(suit, rank)])
+        eng.ns_tricks()
+        return eng.stats["cut_tries"] - start
+
+    # the second hand's remembered card is tried only when the cache was kept
+    assert after_lead(False) > after_lead(True)
+
+
 def test_engine_ns_reaches_matches_the_exact_value():
     """``Engine.ns_reaches(t)`` (one zero-window search) is True exactly for t <= the N-S
     tricks of the reference table, from a trick start and mid-trick, and leaves the loaded
