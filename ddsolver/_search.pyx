@@ -1761,7 +1761,13 @@ cdef class Engine:
         :param leader: 0..3, the seat that led (or leads) to the current trick.
         :param trick: up to 3 ``(suit, rank)`` pairs already played to the current trick.
 
-        The caller (``ddsolver.solver``) has validated the position.
+        The caller (``ddsolver.solver``) has validated the position (overlapping hands are
+        not detected here); what is checked raises before anything is loaded.
+
+        :raises TypeError: if a mask or a trick card's suit or rank is not an integer.
+        :raises ValueError: for a bad trump, leader, mask, trick card, or hand sizes that do
+            not fit the trick.
+        :raises RuntimeError: if another thread is searching on this engine.
         """
         self._check_idle()
         cdef int h, s, i, idx, k, want
@@ -1771,21 +1777,28 @@ cdef class Engine:
             raise ValueError("invalid trump, leader or trick")
         if len(hands) != 4:
             raise ValueError(f"need 4 hands, got {len(hands)}")
+        # every mask checked before anything is loaded (a bad one leaves the engine as it
+        # was); operator.index refuses floats
+        hands = [operator.index(x) for x in hands]
+        for x in hands:
+            if not 0 <= x < (1 << 64):
+                raise ValueError(f"a hand mask must be a 64-bit unsigned integer, got {x!r}")
         trick = [tuple(t) for t in trick]
         for t in trick:
             if len(t) != 2 or not (0 <= t[0] <= 3) or not (2 <= t[1] <= 14):
                 raise ValueError(f"invalid trick card {t!r}: need (suit 0..3, rank 2..14)")
+        trick = [(operator.index(t[0]), operator.index(t[1])) for t in trick]
         if len(set(trick)) != len(trick):
             raise ValueError("a card appears twice in the current trick")
         for t in trick:
             for h in range(4):
-                if (int(hands[h]) >> (16 * t[0] + t[1])) & 1:
+                if (hands[h] >> (16 * t[0] + t[1])) & 1:
                     raise ValueError(f"trick card {t!r} is also held by seat {h}")
         k = len(trick)
         want = -1
         for i in range(4):
             h = (leader + i) & 3
-            n = bin(int(hands[h]) & 0x7FFC7FFC7FFC7FFC).count("1") + (1 if i < k else 0)
+            n = bin(hands[h] & 0x7FFC7FFC7FFC7FFC).count("1") + (1 if i < k else 0)
             if want < 0:
                 want = n
             if n != want or n > 13:
@@ -1804,7 +1817,7 @@ cdef class Engine:
         cdef uint64_t seat_cards[4]
         cdef int related = 1
         for h in range(4):
-            seat_cards[h] = <uint64_t>(int(hands[h]) & 0x7FFC7FFC7FFC7FFC)
+            seat_cards[h] = <uint64_t>(hands[h] & 0x7FFC7FFC7FFC7FFC)
         for i in range(k):
             seat_cards[(leader + i) & 3] |= <uint64_t>1 << (16 * trick[i][0] + trick[i][1])
         for h in range(4):

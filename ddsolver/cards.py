@@ -7,6 +7,7 @@ used by the compiled solver, so a hand converts to the search representation for
 
 from __future__ import annotations
 
+import operator
 from enum import IntEnum
 from typing import Iterable, Iterator
 
@@ -66,6 +67,25 @@ class Strain(IntEnum):
         if key in _STRAIN_PARSE:
             return _STRAIN_PARSE[key]
         raise InvalidNotationError(f"invalid strain {text!r}")
+
+    @classmethod
+    def coerce(cls, value) -> "Strain":
+        """A Strain from a Strain, its letter or name (``from_str``), or an integer 0..4.
+
+        :raises TypeError: for any other type (a bool, a float, None).
+        :raises InvalidNotationError: for a string naming no strain or an integer outside
+            0..4.
+        """
+        if isinstance(value, Strain):
+            return value
+        if isinstance(value, str):
+            return cls.from_str(value)
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            raise TypeError(f"expected a Strain, its letter or an integer 0..4, got {value!r}")
+        index = operator.index(value)
+        if not 0 <= index <= 4:
+            raise InvalidNotationError(f"invalid strain {value!r}: need 0..4")
+        return cls(index)
 
     def __str__(self) -> str:
         return self.letter

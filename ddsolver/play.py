@@ -120,8 +120,8 @@ class Position:
 
     def _setup(self, masks: List[int], trump, leader, trick: List[Card]) -> None:
         try:
-            trump = Strain(trump) if not isinstance(trump, str) else Strain.from_str(trump)
-            leader = Seat(leader) if not isinstance(leader, str) else Seat.from_str(leader)
+            trump = Strain.coerce(trump)
+            leader = Seat.coerce(leader)
         except ValueError as exc:
             raise InvalidPositionError(str(exc)) from None
         seen = 0
@@ -241,12 +241,14 @@ class Position:
         """Play ``card`` for the seat to move.  Returns the trick's winner when the card
         completes a trick, else ``None``.
 
-        :param seat: if given, the seat the caller believes is playing; it must be
-            :attr:`to_move`.
+        :param seat: if given, the seat the caller believes is playing (a Seat, its letter
+            or 0..3); it must be :attr:`to_move`.
         :raises OutOfTurnError: ``seat`` is not the seat to move, or the play is over.
         :raises CardNotHeldError: the seat to move does not hold ``card``.
         :raises RevokeError: ``card`` does not follow suit although the seat can.
-        :raises InvalidNotationError: ``card`` is neither a Card nor card text.
+        :raises InvalidNotationError: ``card`` is neither a Card nor card text, or ``seat``
+            names no seat.
+        :raises TypeError: ``seat`` is not a Seat, a string or an integer.
         """
         if isinstance(card, str):
             card = Card.from_str(card)
@@ -255,8 +257,9 @@ class Position:
         mover = self.to_move
         if self.is_finished:
             raise OutOfTurnError(f"the play is over: {card} cannot be played")
-        if seat is not None and Seat(seat) != mover:
-            raise OutOfTurnError(f"{Seat(seat).name} played {card} but it is {mover.name}'s turn")
+        if seat is not None and Seat.coerce(seat) != mover:
+            raise OutOfTurnError(
+                f"{Seat.coerce(seat).name} played {card} but it is {mover.name}'s turn")
         hand = self._hands[mover]
         if not hand & card.bit:
             raise CardNotHeldError(f"{mover.name} does not hold {card}")

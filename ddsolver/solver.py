@@ -53,7 +53,9 @@ class DDTable:
     """A double-dummy table: tricks for declarer's side, by strain and declarer.
 
     ``table[strain, seat]`` is the number of tricks (0..13) won by the side of declarer
-    ``seat`` playing in ``strain``, with the opening lead from ``seat``'s left-hand opponent.
+    ``seat`` playing in ``strain``, with the opening lead from ``seat``'s left-hand opponent;
+    ``strain`` and ``seat`` are enums, letters (``"NT"``, ``"E"``) or integers 0..4 / 0..3
+    (others raise InvalidNotationError; a key that is not such a pair, TypeError).
     :meth:`to_array` gives the ``(5, 4)`` ``uint8`` array, rows C, D, H, S, NT and columns
     N, E, S, W.
     """
@@ -73,12 +75,10 @@ class DDTable:
         self._array.setflags(write=False)
 
     def __getitem__(self, key) -> int:
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise TypeError(f"index a DD table with (strain, declarer), got {key!r}")
         strain, seat = key
-        if isinstance(strain, str):
-            strain = Strain.from_str(strain)
-        if isinstance(seat, str):
-            seat = Seat.from_str(seat)
-        return int(self._array[int(strain), int(seat)])
+        return int(self._array[int(Strain.coerce(strain)), int(Seat.coerce(seat))])
 
     def to_array(self) -> np.ndarray:
         """A ``(5, 4)`` ``uint8`` copy: rows C, D, H, S, NT; columns N, E, S, W."""

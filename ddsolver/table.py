@@ -6,6 +6,7 @@ duplicate cycle of the WBF Laws (Law 2): board 17 is dealt like board 1, and so 
 
 from __future__ import annotations
 
+import operator
 from enum import IntEnum
 
 from .errors import InvalidNotationError
@@ -58,6 +59,25 @@ class Seat(IntEnum):
             if key in (seat.letter, seat.name):
                 return seat
         raise InvalidNotationError(f"invalid seat {text!r}")
+
+    @classmethod
+    def coerce(cls, value) -> "Seat":
+        """A Seat from a Seat, its letter or name (``from_str``), or an integer 0..3.
+
+        :raises TypeError: for any other type (a bool, a float, None).
+        :raises InvalidNotationError: for a string naming no seat or an integer outside
+            0..3.
+        """
+        if isinstance(value, Seat):
+            return value
+        if isinstance(value, str):
+            return cls.from_str(value)
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            raise TypeError(f"expected a Seat, its letter or an integer 0..3, got {value!r}")
+        index = operator.index(value)
+        if not 0 <= index <= 3:
+            raise InvalidNotationError(f"invalid seat {value!r}: need 0..3")
+        return cls(index)
 
     def __str__(self) -> str:
         return self.letter

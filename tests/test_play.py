@@ -108,6 +108,23 @@ class TestTrickWinner:
 # ---------------------------------------------------------------------------------------
 
 
+def test_strain_and_leader_spellings_and_bad_types():
+    """Strain and leader: enums, letters or integers give the same position; a bool, a
+    float or None is a TypeError, an unknown letter or an integer out of range an
+    InvalidPositionError (not silently diamonds for ``True`` or notrump for ``4.0``)."""
+    ref = Position(SPEC, Strain.NOTRUMP, Seat.EAST)
+    for trump, leader in (("NT", "E"), (4, 1), ("n", "east")):
+        pos = Position(SPEC, trump, leader)
+        assert (pos.trump, pos.leader, pos.legal_cards) == (ref.trump, ref.leader,
+                                                           ref.legal_cards)
+    for trump, leader in ((True, "E"), (4.0, "E"), (None, "E"), ("NT", 1.0), ("NT", False)):
+        with pytest.raises(TypeError):
+            Position(SPEC, trump, leader)
+    for trump, leader in ((5, "E"), (-1, "E"), ("Z", "E"), ("NT", 4), ("NT", "Q")):
+        with pytest.raises(InvalidPositionError):
+            Position(SPEC, trump, leader)
+
+
 class TestLegalCards:
     def test_leader_may_play_anything_in_order(self):
         pos = Position(SPEC, Strain.NOTRUMP, Seat.EAST)
@@ -367,6 +384,19 @@ class TestPlayErrors:
             self.pos.play("H9", seat=Seat.WEST)   # West holds H9 but South is to play
         assert state(self.pos) == before
         self.pos.play("H6", seat=Seat.SOUTH)
+
+    def test_seat_given_as_letter_or_number(self):
+        """``seat`` may be a letter or 0..3 like everywhere else; anything else is a typed
+        error and nothing is played."""
+        before = state(self.pos)
+        with pytest.raises(OutOfTurnError):
+            self.pos.play("H9", seat="W")
+        for bad, err in (("Q", BridgeError), (7, BridgeError), (True, TypeError),
+                         (2.0, TypeError)):
+            with pytest.raises(err):
+                self.pos.play("H6", seat=bad)
+        assert state(self.pos) == before
+        self.pos.play("H6", seat="S")
 
     def test_play_after_the_end(self):
         pos = Position.from_remaining("N:A... K... Q... J...", Strain.NOTRUMP, Seat.NORTH)

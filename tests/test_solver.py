@@ -572,6 +572,23 @@ def test_ddtable_object():
         DDTable(np.full((5, 4), 14))
 
 
+def test_ddtable_index_spellings_and_bad_keys():
+    """``table[strain, declarer]`` takes enums, letters or integers; out-of-range integers
+    (which numpy would wrap or refuse) are InvalidNotationErrors, other types TypeErrors."""
+    from ddsolver.errors import InvalidNotationError
+
+    t = DDTable(_one_suit_expected((0, 1, 2, 3)))
+    arr = t.to_array()
+    for key in ((4, 1), ("NT", "E"), (Strain.NOTRUMP, Seat.EAST), ("n", "east")):
+        assert t[key] == arr[4, 1]
+    for key in ((-1, 0), (5, 0), (0, 4), (0, -4), ("X", 0), (0, "Q")):
+        with pytest.raises(InvalidNotationError):
+            t[key]
+    for key in ((0.9, 0), (0, None), (True, 0), 0, (0, 0, 0), None):
+        with pytest.raises(TypeError):
+            t[key]
+
+
 # ---------------------------------------------------------------------------------------
 # bad input through the public API
 # ---------------------------------------------------------------------------------------
@@ -863,6 +880,28 @@ def test_engine_cut_off_cache_counters_and_clear():
     start = eng.nodes
     assert eng.ns_tricks() == rec.table[3][0]
     assert eng.nodes - start < c["nodes"]
+
+
+def test_engine_set_position_checks_everything_before_loading():
+    """A bad mask (too large, negative, a float) or trick card raises before anything is
+    loaded: the engine keeps its position and answers as before."""
+    from ddsolver._search import Engine
+
+    rec = read_dds_file(DATA / "list100.txt")[0]
+    masks = rec.deal.masks()
+    eng = Engine(1 << 20)
+    eng.set_position(masks, 4, 1, ())
+    ns = eng.ns_tricks()
+    assert ns == rec.table[4][0]
+    low = [1 << 2, 1 << 3, 1 << 4, 1 << 5]   # a valid one-card ending
+    for bad, err in (([low[0], low[1], low[2], low[3] + 2 ** 64], ValueError),
+                     ([low[0], low[1], low[2], -1], ValueError),
+                     ([float(low[0]), low[1], low[2], low[3]], TypeError)):
+        with pytest.raises(err):
+            eng.set_position(bad, 4, 0, ())
+    with pytest.raises(TypeError):
+        eng.set_position(masks, 4, 1, [(0.0, 14.0)])
+    assert eng.ns_tricks() == ns
 
 
 def test_engine_empties_the_cut_off_cache_for_another_deal():
