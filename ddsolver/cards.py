@@ -8,7 +8,7 @@ used by the compiled solver, so a hand converts to the search representation for
 from __future__ import annotations
 
 import operator
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import Iterable, Iterator
 
 from .errors import InvalidNotationError
@@ -72,7 +72,8 @@ class Strain(IntEnum):
     def coerce(cls, value) -> "Strain":
         """A Strain from a Strain, its letter or name (``from_str``), or an integer 0..4.
 
-        :raises TypeError: for any other type (a bool, a float, None).
+        :raises TypeError: for any other type (a bool, a float, None, another enum such as
+            a Suit).
         :raises InvalidNotationError: for a string naming no strain or an integer outside
             0..4.
         """
@@ -80,7 +81,7 @@ class Strain(IntEnum):
             return value
         if isinstance(value, str):
             return cls.from_str(value)
-        if isinstance(value, bool) or not hasattr(value, "__index__"):
+        if isinstance(value, (bool, Enum)) or not hasattr(value, "__index__"):
             raise TypeError(f"expected a Strain, its letter or an integer 0..4, got {value!r}")
         index = operator.index(value)
         if not 0 <= index <= 4:

@@ -7,7 +7,7 @@ duplicate cycle of the WBF Laws (Law 2): board 17 is dealt like board 1, and so 
 from __future__ import annotations
 
 import operator
-from enum import IntEnum
+from enum import Enum, IntEnum
 
 from .errors import InvalidNotationError
 
@@ -64,7 +64,8 @@ class Seat(IntEnum):
     def coerce(cls, value) -> "Seat":
         """A Seat from a Seat, its letter or name (``from_str``), or an integer 0..3.
 
-        :raises TypeError: for any other type (a bool, a float, None).
+        :raises TypeError: for any other type (a bool, a float, None, another enum such as
+            a Side).
         :raises InvalidNotationError: for a string naming no seat or an integer outside
             0..3.
         """
@@ -72,7 +73,7 @@ class Seat(IntEnum):
             return value
         if isinstance(value, str):
             return cls.from_str(value)
-        if isinstance(value, bool) or not hasattr(value, "__index__"):
+        if isinstance(value, (bool, Enum)) or not hasattr(value, "__index__"):
             raise TypeError(f"expected a Seat, its letter or an integer 0..3, got {value!r}")
         index = operator.index(value)
         if not 0 <= index <= 3:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddsolver.cards import Card, Strain
+from ddsolver.cards import Card, Strain, Suit
 from ddsolver.deal import Deal, Hand, random_deal
 from ddsolver.errors import (
     BridgeError,
@@ -28,7 +28,7 @@ from ddsolver.errors import (
     RevokeError,
 )
 from ddsolver.play import Position, trick_winner
-from ddsolver.table import Seat
+from ddsolver.table import Seat, Side
 
 DATA = Path(__file__).parent / "data"
 POSITIONS = [json.loads(line) for line in (DATA / "solve_positions.jsonl").open()]
@@ -117,7 +117,8 @@ def test_strain_and_leader_spellings_and_bad_types():
         pos = Position(SPEC, trump, leader)
         assert (pos.trump, pos.leader, pos.legal_cards) == (ref.trump, ref.leader,
                                                            ref.legal_cards)
-    for trump, leader in ((True, "E"), (4.0, "E"), (None, "E"), ("NT", 1.0), ("NT", False)):
+    for trump, leader in ((True, "E"), (4.0, "E"), (None, "E"), ("NT", 1.0), ("NT", False),
+                          ("NT", Side.EW), (Suit.SPADES, "E")):
         with pytest.raises(TypeError):
             Position(SPEC, trump, leader)
     for trump, leader in ((5, "E"), (-1, "E"), ("Z", "E"), ("NT", 4), ("NT", "Q")):
