@@ -7,10 +7,10 @@ used by the compiled solver, so a hand converts to the search representation for
 
 from __future__ import annotations
 
-import operator
-from enum import Enum, IntEnum
+from enum import IntEnum
 from typing import Iterable, Iterator
 
+from ._coerce import enum_member
 from .errors import InvalidNotationError
 
 __all__ = ["Suit", "Strain", "Rank", "Card", "CardSet", "card_mask", "cards_of_mask"]
@@ -77,16 +77,7 @@ class Strain(IntEnum):
         :raises InvalidNotationError: for a string naming no strain or an integer outside
             0..4.
         """
-        if isinstance(value, Strain):
-            return value
-        if isinstance(value, str):
-            return cls.from_str(value)
-        if isinstance(value, (bool, Enum)) or not hasattr(value, "__index__"):
-            raise TypeError(f"expected a Strain, its letter or an integer 0..4, got {value!r}")
-        index = operator.index(value)
-        if not 0 <= index <= 4:
-            raise InvalidNotationError(f"invalid strain {value!r}: need 0..4")
-        return cls(index)
+        return enum_member(cls, value, "strain")
 
     def __str__(self) -> str:
         return self.letter

@@ -6,9 +6,9 @@ duplicate cycle of the WBF Laws (Law 2): board 17 is dealt like board 1, and so 
 
 from __future__ import annotations
 
-import operator
-from enum import Enum, IntEnum
+from enum import IntEnum
 
+from ._coerce import enum_member
 from .errors import InvalidNotationError
 
 __all__ = ["Seat", "Side", "Vulnerability", "board_dealer", "board_vulnerability"]
@@ -69,16 +69,7 @@ class Seat(IntEnum):
         :raises InvalidNotationError: for a string naming no seat or an integer outside
             0..3.
         """
-        if isinstance(value, Seat):
-            return value
-        if isinstance(value, str):
-            return cls.from_str(value)
-        if isinstance(value, (bool, Enum)) or not hasattr(value, "__index__"):
-            raise TypeError(f"expected a Seat, its letter or an integer 0..3, got {value!r}")
-        index = operator.index(value)
-        if not 0 <= index <= 3:
-            raise InvalidNotationError(f"invalid seat {value!r}: need 0..3")
-        return cls(index)
+        return enum_member(cls, value, "seat")
 
     def __str__(self) -> str:
         return self.letter
