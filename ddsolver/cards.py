@@ -70,13 +70,8 @@ class Strain(IntEnum):
 
     @classmethod
     def coerce(cls, value) -> "Strain":
-        """A Strain from a Strain, its letter or name (``from_str``), or an integer 0..4.
-
-        :raises TypeError: for any other type (a bool, a float, None, another enum such as
-            a Suit).
-        :raises InvalidNotationError: for a string naming no strain or an integer outside
-            0..4.
-        """
+        """A Strain from a Strain, its letter or name, or 0..4; errors as
+        :func:`ddsolver._coerce.enum_member` (TypeError, InvalidNotationError)."""
         return enum_member(cls, value, "strain")
 
     def __str__(self) -> str:

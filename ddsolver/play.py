@@ -257,9 +257,10 @@ class Position:
         mover = self.to_move
         if self.is_finished:
             raise OutOfTurnError(f"the play is over: {card} cannot be played")
-        if seat is not None and Seat.coerce(seat) != mover:
-            raise OutOfTurnError(
-                f"{Seat.coerce(seat).name} played {card} but it is {mover.name}'s turn")
+        if seat is not None:
+            seat = Seat.coerce(seat)
+            if seat != mover:
+                raise OutOfTurnError(f"{seat.name} played {card} but it is {mover.name}'s turn")
         hand = self._hands[mover]
         if not hand & card.bit:
             raise CardNotHeldError(f"{mover.name} does not hold {card}")

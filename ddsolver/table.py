@@ -62,13 +62,8 @@ class Seat(IntEnum):
 
     @classmethod
     def coerce(cls, value) -> "Seat":
-        """A Seat from a Seat, its letter or name (``from_str``), or an integer 0..3.
-
-        :raises TypeError: for any other type (a bool, a float, None, another enum such as
-            a Side).
-        :raises InvalidNotationError: for a string naming no seat or an integer outside
-            0..3.
-        """
+        """A Seat from a Seat, its letter or name, or 0..3; errors as
+        :func:`ddsolver._coerce.enum_member` (TypeError, InvalidNotationError)."""
         return enum_member(cls, value, "seat")
 
     def __str__(self) -> str:
