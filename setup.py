@@ -41,10 +41,15 @@ def _cpu_has(flag: str) -> bool:
 EXTRA_COMPILE_ARGS = ["-O3"]
 if os.environ.get("DDSOLVER_NATIVE") == "1":
     EXTRA_COMPILE_ARGS.append("-march=native")
-elif platform.machine() in ("x86_64", "AMD64") and _cpu_has("popcnt"):
-    # the search counts bits all the time; without this gcc calls a library routine.
-    # Only when the building CPU has the instruction (source builds run where built).
-    EXTRA_COMPILE_ARGS.append("-mpopcnt")
+elif platform.machine() in ("x86_64", "AMD64"):
+    # Only instructions the building CPU has (source builds run where they are built).
+    # The search counts bits all the time: without popcnt gcc calls a library routine
+    # (6 % of the time); BMI1/BMI2/LZCNT give tzcnt, lzcnt, bzhi, blsr, shlx for the
+    # bit scans and masks (-6 % instructions, benchmarks/NOTES.md).
+    for flag, option in (("popcnt", "-mpopcnt"), ("bmi1", "-mbmi"), ("bmi2", "-mbmi2"),
+                         ("abm", "-mlzcnt")):
+        if _cpu_has(flag):
+            EXTRA_COMPILE_ARGS.append(option)
 
 extensions = [
     Extension(

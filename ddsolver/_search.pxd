@@ -63,6 +63,7 @@ cdef struct Ctx:
     # owners at each trick start (index: tricks left); tkey_ok[t]: computed in this search
     uint64_t tshape[14]
     uint32_t tdist[14][4]
+    int tlead[14]           # the leader at each trick start whose key was computed
     int tkey_ok[15]
     uint64_t nodes
     uint64_t probes

@@ -374,28 +374,36 @@ cdef void trick_dist(Ctx* c, uint32_t* dist) noexcept nogil:
 
 cdef inline void trick_key(Ctx* c) noexcept nogil:
     """The table's key and owners at this trick start into ``c.tshape[c.tl]`` and
-    ``c.tdist[c.tl]``: from those of the trick start before (``c.tl + 1``), when it was
-    computed in this search, for the suits the trick between did not touch; the suits it
-    touched (``c.trick_suit[c.tl + 1]``) are computed again."""
-    cdef int s, h, t = c.tl
+    ``c.tdist[c.tl]``.  When those of the trick start before (``c.tl + 1``) were computed
+    in this search, they are updated for the four cards of the trick between: each takes
+    one off its holder's length and leaves the owners of its suit, where the cards below
+    it move up one place.  Otherwise they are computed from the hands."""
+    cdef int s, h, r, p, i, t = c.tl
     cdef uint64_t L
-    cdef unsigned int changed
+    cdef uint32_t low
+    cdef uint32_t d[4]
+    cdef uint16_t a[4]
     if t < 13 and c.tkey_ok[t + 1]:
-        changed = ((1u << c.trick_suit[t + 1][0]) | (1u << c.trick_suit[t + 1][1])
-                   | (1u << c.trick_suit[t + 1][2]) | (1u << c.trick_suit[t + 1][3]))
         L = c.tshape[t + 1]
         for s in range(4):
-            if (changed >> s) & 1:
-                c.tdist[t][s] = suit_dist(c, s)
-                for h in range(4):
-                    L = ((L & ~(<uint64_t>15 << (4 * (4 * h + s))))
-                         | (<uint64_t>dd_popcount(c.hold[h][s]) << (4 * (4 * h + s))))
-            else:
-                c.tdist[t][s] = c.tdist[t + 1][s]
+            d[s] = c.tdist[t + 1][s]
+            a[s] = c.agg[t + 1][s]
+        for p in range(4):
+            s = c.trick_suit[t + 1][p]
+            r = c.trick_rank[t + 1][p]
+            h = (c.tlead[t + 1] + p) & 3
+            L -= <uint64_t>1 << (4 * (4 * h + s))
+            i = dd_popcount(a[s] >> (r + 1))
+            low = (<uint32_t>1 << (2 * i)) - 1
+            d[s] = (d[s] & low) | ((d[s] >> 2) & ~low)
+            a[s] &= ~(<uint16_t>(1 << r))
         c.tshape[t] = L
+        for s in range(4):
+            c.tdist[t][s] = d[s]
     else:
         c.tshape[t] = shape_key(c)
         trick_dist(c, c.tdist[t])
+    c.tlead[t] = c.leader
     c.tkey_ok[t] = 1
 
 
