@@ -44,11 +44,29 @@ cdef extern from *:
     static inline int dd_highest(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lowest(unsigned int x) { return __builtin_ctz(x); }
     static inline void dd_prefetch(const void* p) { __builtin_prefetch(p); }
+    /* The k highest set bits of x (k <= popcount(x)). */
+    #ifdef __BMI2__
+    #include <immintrin.h>
+    static inline unsigned int dd_top_bits(unsigned int x, int k) {
+        return _pdep_u32(((1u << k) - 1) << (__builtin_popcount(x) - k), x);
+    }
+    #else
+    static inline unsigned int dd_top_bits(unsigned int x, int k) {
+        unsigned int r = 0;
+        while (k-- > 0) {
+            unsigned int b = 1u << (31 - __builtin_clz(x));
+            r |= b;
+            x ^= b;
+        }
+        return r;
+    }
+    #endif
     """
     void dd_prefetch(const void* p) nogil
     int dd_popcount(unsigned int x) nogil
     int dd_highest(unsigned int x) nogil
     int dd_lowest(unsigned int x) nogil
+    unsigned int dd_top_bits(unsigned int x, int k) nogil
 
 
 ctypedef int (*search_fn)(void*, int, int) noexcept nogil
@@ -227,13 +245,7 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
         return -1
     for s in range(4):
         # the top k cards in play of suit s
-        a = c.agg[c.tl][s]
-        k = e.k[s]
-        wr[s] = 0
-        while k > 0:
-            wr[s] |= <uint16_t>(1 << dd_highest(a))
-            a &= ~(<uint16_t>(1 << dd_highest(a)))
-            k -= 1
+        wr[s] = <uint16_t>dd_top_bits(c.agg[c.tl][s], e.k[s])
     s = 1 if e.lo >= need else 0
     # move the entry to the front (newest place) of its key: later probes of the key find
     # it first
@@ -256,6 +268,10 @@ cdef int tt_peek(Ctx* c, uint64_t lengths, uint32_t* dist, int need) noexcept no
 
 cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int success,
                    uint16_t* wr) noexcept nogil:
+    """Add the bound found for the position of key ``lengths`` (leader ``c.leader``) and
+    owners ``dist`` as a new entry.  No search for an entry with the same owners: such a
+    duplicate (another bound of the same position) is rare and both stay exact; the scan
+    for it cost more than the duplicates do (benchmarks/NOTES.md)."""
     cdef TT* tt = &c.tt
     cdef int32_t ki, bi
     cdef uint32_t b
@@ -263,7 +279,7 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
     cdef TTEntry* e
     cdef uint8_t k[4]
     cdef uint32_t pat[4]
-    cdef int s, lo, hi, j
+    cdef int s, lo, hi
     cdef uint16_t a
     for s in range(4):
         if wr[s]:
@@ -279,21 +295,6 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
         lo = 0
         hi = need - 1
     ki = tt_find_key(tt, lengths, c.leader)
-    if ki >= 0:
-        bi = tt.keys[ki].first
-        while bi >= 0:
-            blk = &tt.blocks[bi]
-            for j in range(blk.n):
-                e = &blk.e[j]
-                if (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2] and e.k[3] == k[3]
-                        and e.pat[0] == pat[0] and e.pat[1] == pat[1] and e.pat[2] == pat[2]
-                        and e.pat[3] == pat[3]):
-                    if lo > e.lo:
-                        e.lo = lo
-                    if hi < e.hi:
-                        e.hi = hi
-                    return
-            bi = blk.next
     if ki < 0 and tt.nkeys >= tt.max_keys:
         tt_clear(tt)
     if ki >= 0 and tt.keys[ki].first >= 0 and tt.blocks[tt.keys[ki].first].n < BLOCK_ENTRIES:
@@ -526,12 +527,7 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
             bs = s
     if bs >= 0:
         total += best
-        m = kmask[bs]
-        k = best
-        while k > 0:
-            qwr[bs] |= <uint16_t>(1 << dd_highest(m))
-            m &= ~(<uint16_t>(1 << dd_highest(m)))
-            k -= 1
+        qwr[bs] |= <uint16_t>dd_top_bits(kmask[bs], best)
     return total
 
 
