@@ -70,9 +70,6 @@ cdef struct Ctx:
     uint64_t hits
     uint64_t qtcuts
     uint64_t trick_nodes    # trick starts reached by a card (DDS's 'nodes' count)
-    uint64_t tl_nodes[14]   # nodes by tricks left (trick starts and cards)
-    uint64_t tl_probes[14]
-    uint64_t tl_hits[14]
     uint64_t cut_at[4][4]   # [pos][index of the cutting move, 3 = later]
     uint64_t fails[4]       # nodes where every move failed, by pos
     uint64_t cut_tries      # nodes that tried a card from the cut-off cache first

@@ -649,15 +649,31 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
 
     When the count reaches ``want``, ``qwr`` keeps only enough of the counted winners to
     prove ``want`` tricks (a smaller set of relied-on cards generalises better in the
-    table); the return value is then the proven count."""
+    table); the return value is then the proven count.  A count below ``want`` only says
+    that ``want`` is not proven (``qwr`` is then not meaningful).
+
+    Every trick counted is won in a suit whose top card (among the cards in play) the
+    side holds, and in that suit by a card of one hand or the other with both following:
+    at most the longer of the two holdings.  When those bounds add up to less than
+    ``want``, nothing is counted."""
     cdef int L = c.leader, P = (c.leader + 2) & 3, lho = (c.leader + 1) & 3
     cdef int rho = (c.leader + 3) & 3, s, t = c.trump, a, b = -1, ptop, cross = -1
-    cdef int which = 0, fol, dsc, w, n, s2, keep = -1
-    cdef int no_opp_trumps = t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)
+    cdef int which = 0, fol, dsc, w, n, s2, keep = -1, no_opp_trumps
     cdef uint16_t bwr[4]
     cdef uint16_t lwr[4]
     cdef uint16_t sr
     cdef uint16_t hp, hl, opp
+    a = 0
+    for s in range(4):
+        hl = c.hold[L][s]
+        hp = c.hold[P][s]
+        if ((hl | hp) >> dd_highest(c.agg[c.tl][s] | 1)) & 1:
+            n = dd_popcount(hl)
+            w = dd_popcount(hp)
+            a += n if n > w else w
+    if a < want:
+        return 0
+    no_opp_trumps = t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)
     a = cash_tricks(c, L, qwr)
     lwr[0] = qwr[0]; lwr[1] = qwr[1]; lwr[2] = qwr[2]; lwr[3] = qwr[3]
     for s in range(4):
@@ -1353,12 +1369,11 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef int skip_below[4]
     cdef Move moves[MAX_MOVES]
     cdef uint64_t lengths = 0
-    cdef uint64_t ck
+    cdef uint64_t ck = 0
     cdef uint32_t* dist = NULL
     cdef int first, lazy = 0, j, m
-    cdef uint16_t below
+    cdef uint16_t below, forced = 0
     c.nodes += 1
-    c.tl_nodes[c.tl] += 1
     if (c.nodes & SIGNAL_CHECK_MASK) == 0 and c.jump != NULL and dd_signal_raised():
         dd_leave(c.jump)
     if pos == 0:
@@ -1386,11 +1401,9 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             lengths = c.tshape[c.tl]
             dist = c.tdist[c.tl]
             c.probes += 1
-            c.tl_probes[c.tl] += 1
             r = tt_lookup(c, lengths, dist, need, wr)
             if r >= 0:
                 c.hits += 1
-                c.tl_hits[c.tl] += 1
                 return r
         # the cut-off cache's slot starts loading while the sure tricks are counted
         ck = cut_key(c, 0, c.leader, need)
@@ -1402,8 +1415,13 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         seat = c.leader
     else:
         seat = (c.leader + pos) & 3
-        ck = cut_key(c, pos, seat, target - c.ns_won)
-        dd_prefetch(&c.cut[ck & CUT_MASK])
+        # a single card of the suit led is forced: no cut-off cache, no move generation
+        forced = c.hold[seat][c.trick_suit[c.tl][0]]
+        if forced & (forced - 1):
+            forced = 0
+        if not forced:
+            ck = cut_key(c, pos, seat, target - c.ns_won)
+            dd_prefetch(&c.cut[ck & CUT_MASK])
         if pos == 1:
             if (seat & 1) == 0:
                 if second_hand_sure(c, seat, target - c.ns_won, wr):
@@ -1415,7 +1433,14 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     is_max = (seat & 1) == 0
     # The card that cut off in a similar position (the cut-off cache) is tried first, before
     # the other cards are generated and ordered: most nodes cut off with their first card.
-    first = cut_card(c, pos, seat, ck)
+    if forced:
+        moves[0].suit = c.trick_suit[c.tl][0]
+        moves[0].rank = dd_lowest(forced)
+        moves[0].group = forced
+        n = 1
+        first = -2
+    else:
+        first = cut_card(c, pos, seat, ck)
     if first >= 0:
         s = first >> 4
         r = first & 15
@@ -1432,7 +1457,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         n = 1
         lazy = 1
         c.cut_tries += 1
-    else:
+    elif first == -1:
         n = gen_moves(c, pos, seat, moves)
         if pos == 0 and c.tl >= PROBE_TRICKS_LEFT and n > 1:
             promote_probed(c, target, moves, n, is_max)
@@ -1484,10 +1509,9 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             c.tl += 1
             c.leader = old_leader
             c.ns_won = old_ns
-            count = 0
-            for w in range(4):
-                if c.trick_suit[c.tl][w] == c.trick_suit[c.tl][idx]:
-                    count += 1
+            w = c.trick_suit[c.tl][idx]
+            count = ((c.trick_suit[c.tl][0] == w) + (c.trick_suit[c.tl][1] == w)
+                     + (c.trick_suit[c.tl][2] == w) + (c.trick_suit[c.tl][3] == w))
             if count >= 2:
                 cwr[c.trick_suit[c.tl][idx]] |= <uint16_t>(1 << c.trick_rank[c.tl][idx])
         else:
@@ -1497,7 +1521,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             c.cut_at[pos][i if i < 3 else 3] += 1
             if lazy:
                 c.cut_hits += 1
-            else:
+            elif not forced:
                 c.cut[ck & CUT_MASK] = ((<uint32_t>(ck >> 32) & CUT_CHECK)
                                         | <uint32_t>(s * 16 + moves[i].rank))
             wr[0] = cwr[0]; wr[1] = cwr[1]; wr[2] = cwr[2]; wr[3] = cwr[3]
@@ -1724,9 +1748,6 @@ cdef class Engine:
                 "qtcuts": self.ctx.qtcuts,
                 "trick_nodes": self.ctx.trick_nodes, "entries": self.ctx.tt.nentries,
                 "keys": self.ctx.tt.nkeys, "resets": self.ctx.tt.resets,
-                "tl_nodes": [self.ctx.tl_nodes[i] for i in range(14)],
-                "tl_probes": [self.ctx.tl_probes[i] for i in range(14)],
-                "tl_hits": [self.ctx.tl_hits[i] for i in range(14)],
                 "cut_at": [[self.ctx.cut_at[p][i] for i in range(4)] for p in range(4)],
                 "fails": [self.ctx.fails[p] for p in range(4)],
                 "blocks": self.ctx.tt.nblocks, "cut_tries": self.ctx.cut_tries,
