@@ -43,10 +43,10 @@ cdef struct TT:
     int64_t resets
 
 cdef struct Move:
-    int suit
-    int rank
+    int8_t suit
+    int8_t rank
     uint16_t group       # the card and its equivalents (adjacent among cards in play)
-    int weight
+    int32_t weight
 
 cdef struct Ctx:
     # the position: every field before ``tshape`` (Engine._restore copies them back)

@@ -1678,6 +1678,13 @@ cdef class Engine:
     deals of the same strain; :meth:`set_position` clears the table (and the cut-off cache,
     the cards that last cut off, kept to order the moves) when the strain changes, and the
     cut-off cache alone when the position is of another deal.
+
+    ``Engine(memory_bytes=256 MiB, use_tt=True)``: the table's memory cap in bytes (an
+    integer, at least 1 MiB).
+
+    :raises TypeError: if ``memory_bytes`` is not an integer.
+    :raises ValueError: if it is below 1 MiB.
+    :raises MemoryError: if the table cannot be allocated.
     """
 
     cdef Ctx ctx
@@ -1687,10 +1694,13 @@ cdef class Engine:
     cdef uint64_t last_held[4]   # per seat, the cards of the last position loaded
     cdef public int64_t memory_bytes
 
-    def __cinit__(self, int64_t memory_bytes=256 * 1024 * 1024, bint use_tt=True):
+    def __cinit__(self, memory_bytes=256 * 1024 * 1024, bint use_tt=True):
         memset(&self.ctx, 0, sizeof(Ctx))
+        memory_bytes = operator.index(memory_bytes)    # TypeError for a float
         if memory_bytes < 1024 * 1024:
             raise ValueError(f"memory_bytes must be at least 1 MiB, got {memory_bytes}")
+        if memory_bytes >= (1 << 62):
+            raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes")
         self.memory_bytes = memory_bytes
         if tt_init(&self.ctx.tt, memory_bytes) != 0:
             raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes "
@@ -1808,6 +1818,9 @@ cdef class Engine:
         for x in hands:
             if not 0 <= x < (1 << 64):
                 raise ValueError(f"a hand mask must be a 64-bit unsigned integer, got {x!r}")
+            if x & ~0x7FFC7FFC7FFC7FFC:
+                raise ValueError(f"hand mask {x:#x} has bits outside the card ranks "
+                                 "(bit 16 * suit + rank, rank 2..14)")
         trick = [tuple(t) for t in trick]
         for t in trick:
             if len(t) != 2 or not (0 <= t[0] <= 3) or not (2 <= t[1] <= 14):
@@ -1829,6 +1842,8 @@ cdef class Engine:
             if n != want or n > 13:
                 raise ValueError("hand sizes do not fit the current trick "
                                  "(the leader's count, less one for each card already played)")
+        if want < 1:
+            raise ValueError("a position needs 1..13 tricks left")
         if trump != self.ctx.trump:
             # table entries depend on the strain; the cut-off cache's cards of the other
             # strains would only take its slots (one reused across deals measured +1.8 %
@@ -1862,9 +1877,7 @@ cdef class Engine:
         n = 0
         for s in range(4):
             n += dd_popcount(self.ctx.hold[leader][s])
-        self.ctx.tl = n + (1 if self.pos > 0 else 0)
-        if self.ctx.tl > 13 or self.ctx.tl < 1:
-            raise ValueError("a position needs 1..13 tricks left")
+        self.ctx.tl = n + (1 if self.pos > 0 else 0)    # 1..13: checked above
         for i in range(self.pos):
             self.ctx.trick_suit[self.ctx.tl][i] = trick[i][0]
             self.ctx.trick_rank[self.ctx.tl][i] = trick[i][1]

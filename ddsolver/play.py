@@ -101,6 +101,7 @@ class Position:
             the current trick (a card that fails to follow although the player still holds the
             suit led), 4 or more cards in the current trick.
         :raises InvalidDealError: a card held twice or both held and on the table.
+        :raises TypeError: ``hands`` or ``current_trick`` of another type (``None``, a number).
         """
         if isinstance(hands, Deal):
             hand_list = list(hands.hands)
@@ -109,11 +110,20 @@ class Position:
         elif isinstance(hands, Mapping):
             hand_list = [hands.get(s, hands.get(s.letter)) for s in Seat]
         else:
-            hand_list = list(hands)
+            try:
+                hand_list = list(hands)
+            except TypeError:
+                raise TypeError("hands must be a Deal, a PBN deal string, four hands or a "
+                                f"mapping Seat -> hand, got {type(hands).__name__}") from None
             if len(hand_list) != 4:
                 raise InvalidPositionError(f"need 4 hands, got {len(hand_list)}")
         masks = [_hand_mask(h, s) for s, h in zip(Seat, hand_list)]
-        trick = [c if isinstance(c, Card) else Card.from_str(c) for c in current_trick]
+        try:
+            trick_cards = list(current_trick)
+        except TypeError:
+            raise TypeError("current_trick must be an iterable of cards, got "
+                            f"{type(current_trick).__name__}") from None
+        trick = [c if isinstance(c, Card) else Card.from_str(c) for c in trick_cards]
         pos = cls.__new__(cls)
         pos._setup(masks, trump, leader, trick)
         return pos

@@ -64,9 +64,12 @@ class DDTable:
 
     def __init__(self, array):
         try:
-            arr = np.asarray(array, dtype=np.int64)
+            raw = np.asarray(array)
+            arr = raw.astype(np.int64)
         except (TypeError, ValueError) as exc:
             raise InvalidTableError(f"a DD table needs 5 x 4 integers: {exc}") from None
+        if raw.dtype.kind not in "iub" and not (raw == arr).all():
+            raise InvalidTableError("a DD table needs 5 x 4 integers, got fractional values")
         if arr.shape != (5, 4):
             raise InvalidTableError(f"a DD table has shape (5, 4), got {arr.shape}")
         if arr.min() < 0 or arr.max() > 13:
@@ -141,7 +144,7 @@ class Solver:
         self._lock = threading.RLock()
         try:
             self._engine = Engine(int(memory_mb) * 1024 * 1024)
-        except OverflowError:
+        except (OverflowError, MemoryError):
             raise MemoryError(f"memory_mb={memory_mb} MiB cannot be allocated") from None
 
     @property

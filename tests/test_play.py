@@ -478,3 +478,10 @@ def test_play_rejects_a_non_card():
         with pytest.raises(InvalidNotationError):
             pos.play(bad)
     assert len(pos.legal_cards) == 13
+
+
+@pytest.mark.parametrize("hands, trick", [(None, ()), (42, ()), ([0, 0, 0, 0], None),
+                                          ([0, 0, 0, 0], 7)])
+def test_from_remaining_wrong_types_are_type_errors(hands, trick):
+    with pytest.raises(TypeError, match="hands must be|current_trick must be"):
+        Position.from_remaining(hands, Strain.NOTRUMP, Seat.NORTH, trick)

@@ -718,13 +718,19 @@ def test_engine_mask_out_of_64_bits(mask):
                    exc="ValueError,OverflowError")
 
 
-def test_engine_ignores_bits_outside_ranks():
-    # N: CA plus bits 0 and 1; E: CK plus bit 15: the stray bits are not cards
+def test_engine_rejects_bits_outside_ranks():
+    # N: CA plus bits 0 and 1; E: CK plus bit 15: the stray bits are not cards, and the
+    # engine keeps the position it had
     out = _probe("""
-        e.set_position([1 | 2 | S(0, 14), S(0, 13) | (1 << 15), S(0, 12), S(0, 11)], 4, 0, ())
+        e.set_position([S(0, 14), S(0, 13), S(0, 12), S(0, 11)], 4, 0, ())
+        try:
+            e.set_position([1 | 2 | S(0, 14), S(0, 13) | (1 << 15), S(0, 12), S(0, 11)], 4, 0, ())
+        except ValueError as exc:
+            print("RAISED", "outside the card ranks" in str(exc))
         print("VALUE", e.ns_tricks(), e.groups())
     """)
     assert out.returncode == 0, out.stderr
+    assert "RAISED True" in out.stdout
     assert "VALUE 1 [(0, 14, 16384)]" in out.stdout
 
 
@@ -901,7 +907,22 @@ def test_engine_set_position_checks_everything_before_loading():
             eng.set_position(bad, 4, 0, ())
     with pytest.raises(TypeError):
         eng.set_position(masks, 4, 1, [(0.0, 14.0)])
+    # no card at all (0 tricks left), and bits outside the ranks 2..14 of a suit
+    with pytest.raises(ValueError, match="1..13 tricks"):
+        eng.set_position([0, 0, 0, 0], 4, 1, ())
+    with pytest.raises(ValueError, match="outside the card ranks"):
+        eng.set_position([1 << 14 | 1 << 15 | 3, 1 << 13, 1 << 12, 1 << 11], 4, 0, ())
     assert eng.ns_tricks() == ns
+    assert len(eng.groups()) > 1
+
+
+@pytest.mark.parametrize("memory, err", [(1.5e6, TypeError), ("8", TypeError),
+                                         (100, ValueError), (2 ** 63, MemoryError)])
+def test_engine_memory_argument(memory, err):
+    from ddsolver._search import Engine
+
+    with pytest.raises(err):
+        Engine(memory)
 
 
 def test_engine_empties_the_cut_off_cache_for_another_deal():
@@ -1039,6 +1060,9 @@ def test_dd_table_wrong_shape_is_invalid_table_error():
         DDTable([[1, 2], [3, 4]])
     with pytest.raises(InvalidTableError, match="0..13"):
         DDTable([[14] * 4] * 5)
+    with pytest.raises(InvalidTableError, match="fractional"):
+        DDTable([[1.7] * 4] * 5)
+    assert DDTable([[7.0] * 4] * 5)[Strain.NOTRUMP, Seat.SOUTH] == 7
 
 
 @pytest.mark.parametrize("kwargs", [{"deals": None}, {"deals": 42}, {"executor": 3}])
