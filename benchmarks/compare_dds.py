@@ -16,7 +16,10 @@ the engine was loaded.  DDS is called through ctypes with prepared binary struct
 (``benchmarks/dds_ctypes.py``), one thread (``SetMaxThreads(1)``, ``threadIndex`` 0);
 ddsolver through its public functions ``dd_table``, ``solve_best`` and ``solve`` (positions
 are built before the clock starts).  Each item is timed alone with ``time.process_time``
-(CPU, reported) and ``time.perf_counter`` (wall).  One untimed warm-up call on a deal of no
+(CPU, reported) and ``time.perf_counter`` (wall).  With ``--rounds N`` each engine runs each
+(set, workload) N times, the engines' order alternating, and each item keeps its least time
+over the rounds (a drift of the machine's speed over minutes otherwise lands on whichever
+engine ran then).  One untimed warm-up call on a deal of no
 set comes first.  Consecutive items never share a deal, so DDS never reuses its
 transposition table between timed calls; ddsolver's module functions keep theirs across
 deals of the same strain, as they do for any user.
@@ -209,6 +212,37 @@ def run_worker_subprocess(engine: str, set_name: str, workload: str, limit, max_
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def merge_rounds(runs: list) -> dict:
+    """One engine's results of several rounds of one (set, workload) as one: per item the
+    least CPU and wall time over the rounds (the round the machine disturbed least), the
+    first round's answers and nodes, the largest memory.  Items missing from a round (a
+    ``--max-seconds`` cut) are dropped; a round with an error is returned as it is."""
+    for res in runs:
+        if res.get("error"):
+            return res
+    base = runs[0]
+    if len(runs) == 1:
+        return base
+    out = dict(base)
+    out["maxrss_kib_start"] = min(r["maxrss_kib_start"] for r in runs)
+    out["jobs"] = []
+    for j, job in enumerate(base["jobs"]):
+        rounds = [r["jobs"][j] for r in runs]
+        times = [dict(zip(rj["ids"], zip(rj["cpu_s"], rj["wall_s"]))) for rj in rounds]
+        keep = [k for k, i in enumerate(job["ids"]) if all(i in t for t in times)]
+        ids = [job["ids"][k] for k in keep]
+        merged = dict(job)
+        merged["ids"] = ids
+        merged["cpu_s"] = [min(t[i][0] for t in times) for i in ids]
+        merged["wall_s"] = [min(t[i][1] for t in times) for i in ids]
+        merged["nodes"] = [job["nodes"][k] for k in keep]
+        merged["answers"] = [job["answers"][k] for k in keep]
+        merged["truncated"] = any(rj["truncated"] for rj in rounds)
+        merged["maxrss_kib_end"] = max(rj["maxrss_kib_end"] for rj in rounds)
+        out["jobs"].append(merged)
+    return out
+
+
 # --------------------------------------------------------------------------------------
 # comparison and report
 
@@ -333,6 +367,11 @@ def main(argv=None) -> int:
                     help="stop a job of one engine after this many seconds")
     ap.add_argument("--in-process", action="store_true",
                     help="run both engines in this process (memory figures then mix)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run each (set, workload) this many times per engine, the engines' "
+                         "order alternating (DDS first, then ddsolver first, ...), and keep "
+                         "each item's least time: a drift of the machine's speed then "
+                         "reaches both engines")
     ap.add_argument("--worker", choices=ENGINES, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
@@ -369,17 +408,20 @@ def main(argv=None) -> int:
                 continue
             for job in jobs:
                 jobs_by_key[job.key] = job
-            for e in engines:
-                t0 = time.perf_counter()
-                if args.in_process:
-                    res = run_worker(e, s, w, args.limit, args.max_seconds)
-                else:
-                    res = run_worker_subprocess(e, s, w, args.limit, args.max_seconds)
-                results.append(res)
-                n = sum(len(j["ids"]) for j in res["jobs"])
-                msg = res.get("error", "")
-                print(f"# {s}/{w} {e}: {n} items in {time.perf_counter() - t0:.1f} s {msg}",
-                      file=sys.stderr, flush=True)
+            runs: dict = {e: [] for e in engines}
+            for rnd in range(max(1, args.rounds)):
+                for e in (engines if rnd % 2 == 0 else engines[::-1]):
+                    t0 = time.perf_counter()
+                    if args.in_process:
+                        res = run_worker(e, s, w, args.limit, args.max_seconds)
+                    else:
+                        res = run_worker_subprocess(e, s, w, args.limit, args.max_seconds)
+                    runs[e].append(res)
+                    n = sum(len(j["ids"]) for j in res["jobs"])
+                    msg = res.get("error", "")
+                    print(f"# {s}/{w} {e} (round {rnd + 1}): {n} items in "
+                          f"{time.perf_counter() - t0:.1f} s {msg}", file=sys.stderr, flush=True)
+            results += [merge_rounds(runs[e]) for e in engines]
     descriptions = {r["engine"]: r["description"] for r in results if "description" in r}
     rows, problems = summarize(results, jobs_by_key)
     load1 = os.getloadavg()
