@@ -413,8 +413,11 @@ class _Parser:
         try:
             game.validate()
         except BridgeError as exc:
+            msg = str(exc)
+            if self.source and msg.startswith(self.source):
+                raise LINError(msg) from None      # the game's own message names the place
             raise LINError(f"{self.source + ': ' if self.source else ''}board "
-                           f"{number if number is not None else '?'}: {exc}") from None
+                           f"{number if number is not None else '?'}: {msg}") from None
         return game
 
     def result_string(self, b: _Board, number: int | None) -> str | None:

@@ -96,7 +96,8 @@ class Position:
             (N, E, S, W) or a mapping ``Seat -> hand``; a hand is a :class:`Hand`, PBN hand text
             or a card mask.
         :param leader: the seat that led (or will lead) to the current trick.
-        :param current_trick: the 0..3 cards already played to it, ``leader``'s first.
+        :param current_trick: the 0..3 cards already played to it, ``leader``'s first
+            (cards, card strings, or one string of cards separated by spaces).
         :raises InvalidPositionError: wrong hand sizes for the trick in progress, a revoke in
             the current trick (a card that fails to follow although the player still holds the
             suit led), 4 or more cards in the current trick.
@@ -119,7 +120,9 @@ class Position:
                 raise InvalidPositionError(f"need 4 hands, got {len(hand_list)}")
         masks = [_hand_mask(h, s) for s, h in zip(Seat, hand_list)]
         try:
-            trick_cards = list(current_trick)
+            # a string is the cards' text, separated by spaces ("S2 SA")
+            trick_cards = (current_trick.split() if isinstance(current_trick, str)
+                           else list(current_trick))
         except TypeError:
             raise TypeError("current_trick must be an iterable of cards, got "
                             f"{type(current_trick).__name__}") from None
@@ -150,6 +153,9 @@ class Position:
             seen |= c.bit
             on_table |= c.bit
         sizes = [bin(m).count("1") for m in masks]
+        for seat in Seat:
+            if sizes[seat] > 13:
+                raise InvalidPositionError(f"{seat.name} holds {sizes[seat]} cards: at most 13")
         n = sizes[leader] + (1 if trick else 0)
         for k in range(4):
             seat = leader.next(k)

@@ -58,6 +58,11 @@ class DDTable:
     (others raise InvalidNotationError; a key that is not such a pair, TypeError).
     :meth:`to_array` gives the ``(5, 4)`` ``uint8`` array, rows C, D, H, S, NT and columns
     N, E, S, W.
+
+    ``DDTable(array)``: any 5 x 4 array-like of integers 0..13 (integral floats accepted).
+
+    :raises InvalidTableError: another shape, values outside 0..13, fractional or
+        non-finite numbers, booleans, strings or other non-numbers.
     """
 
     __slots__ = ("_array",)
@@ -65,15 +70,22 @@ class DDTable:
     def __init__(self, array):
         try:
             raw = np.asarray(array)
-            arr = raw.astype(np.int64)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise InvalidTableError(f"a DD table needs 5 x 4 integers: {exc}") from None
-        if raw.dtype.kind not in "iub" and not (raw == arr).all():
-            raise InvalidTableError("a DD table needs 5 x 4 integers, got fractional values")
-        if arr.shape != (5, 4):
-            raise InvalidTableError(f"a DD table has shape (5, 4), got {arr.shape}")
-        if arr.min() < 0 or arr.max() > 13:
+        if raw.shape != (5, 4):
+            raise InvalidTableError(f"a DD table has shape (5, 4), got {raw.shape}")
+        if raw.dtype.kind == "O":
+            raise InvalidTableError("a DD table needs 5 x 4 integers (got values out of "
+                                    "range or of mixed types)")
+        if raw.dtype.kind not in "iuf":
+            raise InvalidTableError(f"a DD table needs 5 x 4 integers, got {raw.dtype} values")
+        if raw.dtype.kind == "f" and (not np.isfinite(raw).all()
+                                      or (raw != np.round(raw)).any()):
+            raise InvalidTableError("a DD table needs 5 x 4 integers, got fractional or "
+                                    "non-finite values")
+        if raw.min() < 0 or raw.max() > 13:
             raise InvalidTableError("DD table values must be 0..13")
+        arr = raw.astype(np.int64)
         self._array = arr.astype(np.uint8)
         self._array.setflags(write=False)
 

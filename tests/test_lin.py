@@ -339,3 +339,11 @@ def test_random_lin_boards(seed, board, n_cards, claim):
     again = parse_pbn(dumps_pbn(g))[0]
     assert again == g and again.calls == list(auction.calls)
     assert [pc.card for pc in again.play_sequence] == [pc.card for pc in g.play_sequence]
+
+
+def test_bad_deal_names_the_file_and_board_once():
+    with pytest.raises(LINError) as info:
+        parse_lin("pn|a,b,c,d|md|3SAKQ,HAK,|rh||ah|Board 1|sv|o|", source="broken.lin")
+    msg = str(info.value)
+    assert msg.count("broken.lin") == 1 and msg.count("board 1") == 1, msg
+    assert "different numbers of cards" in msg

@@ -485,3 +485,12 @@ def test_play_rejects_a_non_card():
 def test_from_remaining_wrong_types_are_type_errors(hands, trick):
     with pytest.raises(TypeError, match="hands must be|current_trick must be"):
         Position.from_remaining(hands, Strain.NOTRUMP, Seat.NORTH, trick)
+
+
+def test_from_remaining_names_the_long_hand_and_reads_a_trick_string():
+    with pytest.raises(InvalidPositionError, match="NORTH holds 14 cards"):
+        Position.from_remaining(["AKQJT98765432.2..", "...", "...", "..."],
+                                Strain.NOTRUMP, Seat.NORTH)
+    pos = Position.from_remaining(["A...", "K...", "Q...", "..."], Strain.NOTRUMP,
+                                  Seat.WEST, "SJ")
+    assert [str(c) for c in pos.trick_cards] == ["SJ"]

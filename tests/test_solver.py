@@ -1062,6 +1062,10 @@ def test_dd_table_wrong_shape_is_invalid_table_error():
         DDTable([[14] * 4] * 5)
     with pytest.raises(InvalidTableError, match="fractional"):
         DDTable([[1.7] * 4] * 5)
+    for bad in ([[2 ** 70] * 4] * 5, [[float("nan")] * 4] * 5, [["7"] * 4] * 5,
+                [[True] * 4] * 5, [[1e300] * 4] * 5, [[1, 2, 3], [4]]):
+        with pytest.raises(InvalidTableError):
+            DDTable(bad)
     assert DDTable([[7.0] * 4] * 5)[Strain.NOTRUMP, Seat.SOUTH] == 7
 
 
