@@ -350,27 +350,23 @@ cdef inline uint64_t shape_key(Ctx* c) noexcept nogil:
     return L
 
 
-cdef inline uint32_t suit_dist(Ctx* c, int s) noexcept nogil:
-    """The owners (2 bits each, seat number) of the cards of suit ``s`` in play, top first."""
-    cdef int r, h
-    cdef uint32_t d = 0
-    cdef uint16_t a = c.agg[c.tl][s], hh
-    # North owns 0: only East, South and West add bits.  A card's place is the number of
-    # cards in play above it.
-    for h in range(1, 4):
-        hh = c.hold[h][s]
-        while hh:
-            r = dd_lowest(hh)
-            hh &= hh - 1
-            d |= <uint32_t>h << (2 * dd_popcount(a >> (r + 1)))
-    return d
-
-
 cdef void trick_dist(Ctx* c, uint32_t* dist) noexcept nogil:
-    """Per suit, the owners of the cards in play (``suit_dist``)."""
-    cdef int s
+    """Per suit, the owners (2 bits each, seat number) of the cards in play, top first."""
+    cdef int s, r, h
+    cdef uint32_t d
+    cdef uint16_t a, hh
     for s in range(4):
-        dist[s] = suit_dist(c, s)
+        a = c.agg[c.tl][s]
+        d = 0
+        # North owns 0: only East, South and West add bits.  A card's place is the number
+        # of cards in play above it.
+        for h in range(1, 4):
+            hh = c.hold[h][s]
+            while hh:
+                r = dd_lowest(hh)
+                hh &= hh - 1
+                d |= <uint32_t>h << (2 * dd_popcount(a >> (r + 1)))
+        dist[s] = d
 
 
 cdef inline void trick_key(Ctx* c) noexcept nogil:
@@ -1836,7 +1832,7 @@ cdef class Engine:
         want = -1
         for i in range(4):
             h = (leader + i) & 3
-            n = bin(hands[h] & 0x7FFC7FFC7FFC7FFC).count("1") + (1 if i < k else 0)
+            n = bin(hands[h]).count("1") + (1 if i < k else 0)
             if want < 0:
                 want = n
             if n != want or n > 13:
@@ -1857,7 +1853,7 @@ cdef class Engine:
         cdef uint64_t seat_cards[4]
         cdef int related = 1
         for h in range(4):
-            seat_cards[h] = <uint64_t>(hands[h] & 0x7FFC7FFC7FFC7FFC)
+            seat_cards[h] = <uint64_t>hands[h]
         for i in range(k):
             seat_cards[(leader + i) & 3] |= <uint64_t>1 << (16 * trick[i][0] + trick[i][1])
         for h in range(4):

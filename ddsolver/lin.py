@@ -40,7 +40,7 @@ from typing import IO, Any
 from ._io import decode_text
 from .cards import Card, Rank, Strain, Suit
 from .deal import Deal, Hand
-from .errors import BridgeError, InvalidNotationError, LINError
+from .errors import BridgeError, InvalidNotationError, LINError, PBNError
 from .pbn import AnnotatedCall, PBNGame
 from .table import Seat, Vulnerability, board_dealer, board_vulnerability
 
@@ -412,12 +412,11 @@ class _Parser:
             game.set_tag("Result", str(b.claim[0]))
         try:
             game.validate()
+        except PBNError as exc:
+            raise LINError(str(exc)) from None     # it names the file and board already
         except BridgeError as exc:
-            msg = str(exc)
-            if self.source and msg.startswith(self.source):
-                raise LINError(msg) from None      # the game's own message names the place
             raise LINError(f"{self.source + ': ' if self.source else ''}board "
-                           f"{number if number is not None else '?'}: {msg}") from None
+                           f"{number if number is not None else '?'}: {exc}") from None
         return game
 
     def result_string(self, b: _Board, number: int | None) -> str | None:

@@ -85,8 +85,7 @@ class DDTable:
                                     "non-finite values")
         if raw.min() < 0 or raw.max() > 13:
             raise InvalidTableError("DD table values must be 0..13")
-        arr = raw.astype(np.int64)
-        self._array = arr.astype(np.uint8)
+        self._array = raw.astype(np.uint8)
         self._array.setflags(write=False)
 
     def __getitem__(self, key) -> int:
