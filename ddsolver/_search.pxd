@@ -12,11 +12,15 @@ cdef enum:
     BLOCK_ENTRIES = 8    # entries of one key are kept together, in blocks of this many
 
 cdef struct TTEntry:
-    uint32_t pat[4]      # owners of the top k[s] cards of each suit, 2 bits a card, top first
-    uint8_t k[4]         # number of top cards of each suit whose owners matter
+    # owners of the top k cards of each suit, 2 bits a card, top first: suits 0 and 1 in
+    # pat[0] (suit 1 in the high 32 bits), suits 2 and 3 in pat[1]
+    uint64_t pat[2]
+    # k of each suit (the number of top cards whose owners matter), 4 bits each: suit 2j in
+    # the low half of kk[j], suit 2j + 1 in the high half (KMASK[kk[j]] masks pat[j])
+    uint8_t kk[2]
     int8_t lo            # lower bound on N-S tricks among the tricks left
     int8_t hi            # upper bound on N-S tricks among the tricks left
-    int8_t pad[2]
+    int8_t pad[4]
 
 cdef struct TTBlock:
     int32_t n            # entries used

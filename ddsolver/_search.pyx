@@ -204,20 +204,35 @@ cdef inline int32_t tt_find_key(TT* tt, uint64_t lengths, int leader) noexcept n
     return -1
 
 
-cdef inline int entry_matches(TTEntry* e, uint32_t* dist) noexcept nogil:
-    return ((dist[0] & ((<uint32_t>1 << (2 * e.k[0])) - 1)) == e.pat[0]
-            and (dist[1] & ((<uint32_t>1 << (2 * e.k[1])) - 1)) == e.pat[1]
-            and (dist[2] & ((<uint32_t>1 << (2 * e.k[2])) - 1)) == e.pat[2]
-            and (dist[3] & ((<uint32_t>1 << (2 * e.k[3])) - 1)) == e.pat[3])
+cdef uint64_t KMASK[256]
+
+
+cdef void init_kmask() noexcept:
+    """KMASK[k0 | k1 << 4]: the low 2 * k0 bits and the 2 * k1 bits from bit 32 set."""
+    cdef int i
+    for i in range(256):
+        KMASK[i] = (((<uint64_t>1 << (2 * (i & 15))) - 1)
+                    | ((((<uint64_t>1 << (2 * (i >> 4))) - 1)) << 32))
+
+
+init_kmask()
+
+
+cdef inline int entry_k(TTEntry* e, int s) noexcept nogil:
+    """The number of top cards of suit ``s`` whose owners entry ``e`` keeps."""
+    return (e.kk[s >> 1] >> (4 * (s & 1))) & 15
 
 
 cdef inline TTEntry* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need) noexcept nogil:
     """The newest entry of key ``ki`` (-1: none) that matches ``dist`` and decides whether
-    N-S reach ``need``, or NULL."""
+    N-S reach ``need``, or NULL.  The owners are compared two suits at a time, without a
+    branch per suit."""
     cdef int32_t bi
     cdef TTBlock* blk
     cdef TTEntry* e
     cdef int j
+    cdef uint64_t d0 = <uint64_t>dist[0] | (<uint64_t>dist[1] << 32)
+    cdef uint64_t d1 = <uint64_t>dist[2] | (<uint64_t>dist[3] << 32)
     if ki < 0:
         return NULL
     bi = tt.keys[ki].first
@@ -225,7 +240,8 @@ cdef inline TTEntry* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need) noexc
         blk = &tt.blocks[bi]
         for j in range(blk.n - 1, -1, -1):
             e = &blk.e[j]
-            if (e.lo >= need or e.hi < need) and entry_matches(e, dist):
+            if ((((d0 & KMASK[e.kk[0]]) ^ e.pat[0]) | ((d1 & KMASK[e.kk[1]]) ^ e.pat[1])) == 0
+                    and (e.lo >= need or e.hi < need)):
                 return e
         bi = blk.next
     return NULL
@@ -245,7 +261,7 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
         return -1
     for s in range(4):
         # the top k cards in play of suit s
-        wr[s] = <uint16_t>dd_top_bits(c.agg[c.tl][s], e.k[s])
+        wr[s] = <uint16_t>dd_top_bits(c.agg[c.tl][s], entry_k(e, s))
     s = 1 if e.lo >= need else 0
     # move the entry to the front (newest place) of its key: later probes of the key find
     # it first
@@ -323,9 +339,10 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
     e = &blk.e[blk.n]
     blk.n += 1
     tt.nentries += 1
-    for s in range(4):
-        e.k[s] = k[s]
-        e.pat[s] = pat[s]
+    e.pat[0] = <uint64_t>pat[0] | (<uint64_t>pat[1] << 32)
+    e.pat[1] = <uint64_t>pat[2] | (<uint64_t>pat[3] << 32)
+    e.kk[0] = k[0] | (k[1] << 4)
+    e.kk[1] = k[2] | (k[3] << 4)
     e.lo = lo
     e.hi = hi
 
@@ -1766,7 +1783,7 @@ cdef class Engine:
         for i in range(self.ctx.tt.nblocks):
             for j in range(self.ctx.tt.blocks[i].n):
                 for s in range(4):
-                    hist[self.ctx.tt.blocks[i].e[j].k[s]] += 1
+                    hist[entry_k(&self.ctx.tt.blocks[i].e[j], s)] += 1
         return hist
 
     @property
