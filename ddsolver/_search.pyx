@@ -50,7 +50,29 @@ cdef extern from *:
     static inline unsigned int dd_top_bits(unsigned int x, int k) {
         return _pdep_u32(((1u << k) - 1) << (__builtin_popcount(x) - k), x);
     }
+    static inline unsigned int dd_pext(unsigned int x, unsigned int m) { return _pext_u32(x, m); }
+    static inline unsigned int dd_pdep(unsigned int x, unsigned int m) { return _pdep_u32(x, m); }
     #else
+    static inline unsigned int dd_pext(unsigned int x, unsigned int m) {
+        unsigned int r = 0, bit = 1;
+        while (m) {
+            unsigned int low = m & (0u - m);
+            if (x & low) r |= bit;
+            bit <<= 1;
+            m ^= low;
+        }
+        return r;
+    }
+    static inline unsigned int dd_pdep(unsigned int x, unsigned int m) {
+        unsigned int r = 0, bit = 1;
+        while (m) {
+            unsigned int low = m & (0u - m);
+            if (x & bit) r |= low;
+            bit <<= 1;
+            m ^= low;
+        }
+        return r;
+    }
     static inline unsigned int dd_top_bits(unsigned int x, int k) {
         unsigned int r = 0;
         while (k-- > 0) {
@@ -67,6 +89,8 @@ cdef extern from *:
     int dd_highest(unsigned int x) nogil
     int dd_lowest(unsigned int x) nogil
     unsigned int dd_top_bits(unsigned int x, int k) nogil
+    unsigned int dd_pext(unsigned int x, unsigned int m) nogil
+    unsigned int dd_pdep(unsigned int x, unsigned int m) nogil
 
 
 ctypedef int (*search_fn)(void*, int, int) noexcept nogil
@@ -909,21 +933,20 @@ cdef extern from *:
     const uint32_t CUT_CHECK
 
 cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
-    cdef int h
-    for h in range(4):
-        if (c.hold[h][s] >> r) & 1:
-            return h
-    return -1
+    """The seat holding card (s, r), which must be held by someone."""
+    return (((c.hold[1][s] >> r) & 1) | (((c.hold[2][s] >> r) & 1) << 1)
+            | (((c.hold[3][s] >> r) & 1) * 3))
 
 
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
-    cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, prev, i, j
+    cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
     cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size, force_rank = -1
     cdef int top_of[4]
     cdef int w_top[4]
     cdef int w_low[4]
-    cdef uint16_t h, a, between, held
+    cdef uint16_t h, a, held
+    cdef uint32_t x, tops, lows
     cdef Move tmp
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
     cdef int trump = c.trump
@@ -944,23 +967,21 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
         h = c.hold[seat][s]
         if not h:
             continue
+        # the hand's cards among the cards in play (bit i: the i-th lowest in play); each
+        # run of ones is a group, generated from the highest
         a = c.agg[c.tl][s]
-        prev = -1
-        while h:
-            r = dd_highest(h)
-            h &= ~(<uint16_t>(1 << r))
-            if prev >= 0:
-                between = a & <uint16_t>(((1 << prev) - 1) & ~((1 << (r + 1)) - 1))
-                if between == 0:
-                    moves[n - 1].group |= <uint16_t>(1 << r)
-                    moves[n - 1].rank = r      # represent the group by its lowest card
-                    prev = r
-                    continue
+        x = dd_pext(h, a)
+        tops = x & ~(x >> 1)
+        lows = x & ~(x << 1)
+        while tops:
+            r = dd_highest(tops)
+            tops ^= <uint32_t>1 << r
+            j = dd_highest(lows & ((<uint32_t>2 << r) - 1))
+            lows ^= <uint32_t>1 << j
             moves[n].suit = s
-            moves[n].rank = r
-            moves[n].group = <uint16_t>(1 << r)
+            moves[n].group = <uint16_t>dd_pdep(((<uint32_t>2 << r) - 1) & ~((<uint32_t>1 << j) - 1), a)
+            moves[n].rank = dd_lowest(moves[n].group)    # a group is played as its lowest card
             n += 1
-            prev = r
     # move ordering weights
     if 0 < pos < 3 and lead_suit >= 0:
         # highest card of the lead suit still to come from the next hand; whether the
@@ -1100,7 +1121,7 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
                         a &= ~(<uint16_t>(1 << r))
                         if (c.hold[seat][s] >> dd_highest(a)) & 1:
                             moves[i].weight -= 6    # the guarded second-best card
-    # insertion sort, heaviest first
+    # insertion sort, heaviest first (stable: equal weights keep the generation order)
     for i in range(1, n):
         tmp = moves[i]
         j = i - 1
