@@ -41,13 +41,16 @@ def _cpu_has(flag: str) -> bool:
 EXTRA_COMPILE_ARGS = ["-O3"]
 if os.environ.get("DDSOLVER_NATIVE") == "1":
     EXTRA_COMPILE_ARGS.append("-march=native")
+elif os.environ.get("DDSOLVER_PORTABLE") == "1":
+    pass    # baseline instructions only (the fallbacks of the bit and table helpers)
 elif platform.machine() in ("x86_64", "AMD64"):
     # Only instructions the building CPU has (source builds run where they are built).
     # The search counts bits all the time: without popcnt gcc calls a library routine
-    # (6 % of the time); BMI1/BMI2/LZCNT give tzcnt, lzcnt, bzhi, blsr, shlx for the
-    # bit scans and masks (-6 % instructions, benchmarks/NOTES.md).
+    # (6 % of the time); BMI1/BMI2/LZCNT give tzcnt, lzcnt, bzhi, blsr, shlx, pext, pdep
+    # for the bit scans and masks (-6 % instructions, benchmarks/NOTES.md); AVX2 compares
+    # four table entries at once.
     for flag, option in (("popcnt", "-mpopcnt"), ("bmi1", "-mbmi"), ("bmi2", "-mbmi2"),
-                         ("abm", "-mlzcnt")):
+                         ("abm", "-mlzcnt"), ("avx2", "-mavx2")):
         if _cpu_has(flag):
             EXTRA_COMPILE_ARGS.append(option)
 

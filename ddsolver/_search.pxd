@@ -10,22 +10,23 @@ cdef enum:
 
 cdef enum:
     BLOCK_ENTRIES = 8    # entries of one key are kept together, in blocks of this many
-
-cdef struct TTEntry:
-    # owners of the top k cards of each suit, 2 bits a card, top first: suits 0 and 1 in
-    # pat[0] (suit 1 in the high 32 bits), suits 2 and 3 in pat[1]
-    uint64_t pat[2]
-    # k of each suit (the number of top cards whose owners matter), 4 bits each: suit 2j in
-    # the low half of kk[j], suit 2j + 1 in the high half (KMASK[kk[j]] masks pat[j])
-    uint8_t kk[2]
-    int8_t lo            # lower bound on N-S tricks among the tricks left
-    int8_t hi            # upper bound on N-S tricks among the tricks left
-    int8_t pad[4]
+                         # (dd_block_hits handles exactly 8)
 
 cdef struct TTBlock:
+    # up to BLOCK_ENTRIES entries of one key, newest last.  Entry j: the owners (2 bits a
+    # card, seat number, top first) of the top k cards of each suit, suits 0 and 1 in
+    # pat0[j] (suit 1 from bit 32), suits 2 and 3 in pat1[j]; msk0[j] / msk1[j] have the
+    # 2 k bits of each suit that count (k: the number of top cards whose owners matter);
+    # lo[j] / hi[j] are the bounds on N-S tricks among the tricks left.  Laid out by field
+    # so that a probe compares all entries of a block at once (dd_block_hits).
+    uint64_t pat0[BLOCK_ENTRIES]
+    uint64_t pat1[BLOCK_ENTRIES]
+    uint64_t msk0[BLOCK_ENTRIES]
+    uint64_t msk1[BLOCK_ENTRIES]
+    int8_t lo[BLOCK_ENTRIES]
+    int8_t hi[BLOCK_ENTRIES]
     int32_t n            # entries used
     int32_t next         # next (older) block of the same key, -1 at the end
-    TTEntry e[BLOCK_ENTRIES]
 
 cdef struct TTKey:
     uint64_t lengths     # 16 suit lengths, 4 bits each: (seat * 4 + suit) * 4

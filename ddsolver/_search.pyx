@@ -44,6 +44,49 @@ cdef extern from *:
     static inline int dd_highest(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lowest(unsigned int x) { return __builtin_ctz(x); }
     static inline void dd_prefetch(const void* p) { __builtin_prefetch(p); }
+    #if defined(__AVX2__) || defined(__SSE2__)
+    #include <immintrin.h>
+    #endif
+    /* Bit j set when entry j (< n) of a table block (8 entries, laid out by field) has
+       the owners d0 / d1 on the cards it keeps and bounds that decide whether N-S reach
+       need.  Without a branch per entry: entries of one key differ in unpredictable ways. */
+    static inline unsigned int dd_block_hits(const uint64_t* pat0, const uint64_t* pat1,
+            const uint64_t* msk0, const uint64_t* msk1, const int8_t* lo, const int8_t* hi,
+            int n, uint64_t d0, uint64_t d1, int need) {
+        unsigned int m = 0;
+        int j;
+    #if defined(__AVX2__)
+        __m256i D0 = _mm256_set1_epi64x((long long)d0), D1 = _mm256_set1_epi64x((long long)d1);
+        for (j = 0; j < 8; j += 4) {
+            __m256i x = _mm256_or_si256(
+                _mm256_xor_si256(_mm256_and_si256(D0, _mm256_loadu_si256((const __m256i*)(msk0 + j))),
+                                 _mm256_loadu_si256((const __m256i*)(pat0 + j))),
+                _mm256_xor_si256(_mm256_and_si256(D1, _mm256_loadu_si256((const __m256i*)(msk1 + j))),
+                                 _mm256_loadu_si256((const __m256i*)(pat1 + j))));
+            x = _mm256_cmpeq_epi64(x, _mm256_setzero_si256());
+            m |= (unsigned int)_mm256_movemask_pd(_mm256_castsi256_pd(x)) << j;
+        }
+    #else
+        for (j = 0; j < 8; j++)
+            m |= (unsigned int)((((d0 & msk0[j]) ^ pat0[j]) | ((d1 & msk1[j]) ^ pat1[j])) == 0) << j;
+    #endif
+    #if defined(__SSE2__)
+        {
+            __m128i L = _mm_loadl_epi64((const __m128i*)lo), H = _mm_loadl_epi64((const __m128i*)hi);
+            __m128i ok = _mm_or_si128(_mm_cmpgt_epi8(L, _mm_set1_epi8((char)(need - 1))),
+                                      _mm_cmpgt_epi8(_mm_set1_epi8((char)need), H));
+            m &= (unsigned int)_mm_movemask_epi8(ok);
+        }
+    #else
+        {
+            unsigned int b = 0;
+            for (j = 0; j < 8; j++)
+                b |= (unsigned int)((lo[j] >= need) | (hi[j] < need)) << j;
+            m &= b;
+        }
+    #endif
+        return m & ((1u << n) - 1u);
+    }
     /* The k highest set bits of x (k <= popcount(x)). */
     #ifdef __BMI2__
     #include <immintrin.h>
@@ -85,6 +128,10 @@ cdef extern from *:
     #endif
     """
     void dd_prefetch(const void* p) nogil
+    unsigned int dd_block_hits(const uint64_t* pat0, const uint64_t* pat1,
+                               const uint64_t* msk0, const uint64_t* msk1, const int8_t* lo,
+                               const int8_t* hi, int n, uint64_t d0, uint64_t d1,
+                               int need) nogil
     int dd_popcount(unsigned int x) nogil
     int dd_highest(unsigned int x) nogil
     int dd_lowest(unsigned int x) nogil
@@ -228,33 +275,24 @@ cdef inline int32_t tt_find_key(TT* tt, uint64_t lengths, int leader) noexcept n
     return -1
 
 
-cdef uint64_t KMASK[256]
+cdef inline uint64_t pair_mask(int k0, int k1) noexcept nogil:
+    """The low 2 * k0 bits and 2 * k1 bits from bit 32: the owners two suits keep."""
+    return (((<uint64_t>1 << (2 * k0)) - 1) | (((<uint64_t>1 << (2 * k1)) - 1) << 32))
 
 
-cdef void init_kmask() noexcept:
-    """KMASK[k0 | k1 << 4]: the low 2 * k0 bits and the 2 * k1 bits from bit 32 set."""
-    cdef int i
-    for i in range(256):
-        KMASK[i] = (((<uint64_t>1 << (2 * (i & 15))) - 1)
-                    | ((((<uint64_t>1 << (2 * (i >> 4))) - 1)) << 32))
+cdef inline int block_k(TTBlock* blk, int j, int s) noexcept nogil:
+    """The number of top cards of suit ``s`` whose owners entry ``j`` of ``blk`` keeps."""
+    cdef uint64_t m = blk.msk0[j] if s < 2 else blk.msk1[j]
+    return dd_popcount(<uint32_t>(m >> (32 * (s & 1)))) >> 1
 
 
-init_kmask()
-
-
-cdef inline int entry_k(TTEntry* e, int s) noexcept nogil:
-    """The number of top cards of suit ``s`` whose owners entry ``e`` keeps."""
-    return (e.kk[s >> 1] >> (4 * (s & 1))) & 15
-
-
-cdef inline TTEntry* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need) noexcept nogil:
-    """The newest entry of key ``ki`` (-1: none) that matches ``dist`` and decides whether
-    N-S reach ``need``, or NULL.  The owners are compared two suits at a time, without a
-    branch per suit."""
+cdef inline TTBlock* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need,
+                             int* jout) noexcept nogil:
+    """The block holding the newest entry of key ``ki`` (-1: none) that matches ``dist``
+    and decides whether N-S reach ``need`` (its index in ``jout``), or NULL."""
     cdef int32_t bi
     cdef TTBlock* blk
-    cdef TTEntry* e
-    cdef int j
+    cdef unsigned int m
     cdef uint64_t d0 = <uint64_t>dist[0] | (<uint64_t>dist[1] << 32)
     cdef uint64_t d1 = <uint64_t>dist[2] | (<uint64_t>dist[3] << 32)
     if ki < 0:
@@ -262,11 +300,11 @@ cdef inline TTEntry* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need) noexc
     bi = tt.keys[ki].first
     while bi >= 0:
         blk = &tt.blocks[bi]
-        for j in range(blk.n - 1, -1, -1):
-            e = &blk.e[j]
-            if ((((d0 & KMASK[e.kk[0]]) ^ e.pat[0]) | ((d1 & KMASK[e.kk[1]]) ^ e.pat[1])) == 0
-                    and (e.lo >= need or e.hi < need)):
-                return e
+        m = dd_block_hits(blk.pat0, blk.pat1, blk.msk0, blk.msk1, blk.lo, blk.hi, blk.n,
+                          d0, d1, need)
+        if m:
+            jout[0] = dd_highest(m)
+            return blk
         bi = blk.next
     return NULL
 
@@ -276,34 +314,39 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
     """1: N-S surely reach ``need``; 0: surely not; -1: no answer.  Sets ``wr``."""
     cdef TT* tt = &c.tt
     cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
-    cdef TTEntry* e = tt_find(tt, ki, dist, need)
-    cdef TTBlock* blk
-    cdef int s, k
-    cdef uint16_t a
-    cdef TTEntry tmp
-    if e == NULL:
+    cdef int j, f, s
+    cdef TTBlock* blk = tt_find(tt, ki, dist, need, &j)
+    cdef TTBlock* fb
+    cdef uint64_t t64
+    cdef int8_t t8
+    if blk == NULL:
         return -1
     for s in range(4):
         # the top k cards in play of suit s
-        wr[s] = <uint16_t>dd_top_bits(c.agg[c.tl][s], entry_k(e, s))
-    s = 1 if e.lo >= need else 0
+        wr[s] = <uint16_t>dd_top_bits(c.agg[c.tl][s], block_k(blk, j, s))
+    s = 1 if blk.lo[j] >= need else 0
     # move the entry to the front (newest place) of its key: later probes of the key find
     # it first
-    blk = &tt.blocks[tt.keys[ki].first]
-    if e != &blk.e[blk.n - 1]:
-        tmp = blk.e[blk.n - 1]
-        blk.e[blk.n - 1] = e[0]
-        e[0] = tmp
+    fb = &tt.blocks[tt.keys[ki].first]
+    f = fb.n - 1
+    if blk != fb or j != f:
+        t64 = fb.pat0[f]; fb.pat0[f] = blk.pat0[j]; blk.pat0[j] = t64
+        t64 = fb.pat1[f]; fb.pat1[f] = blk.pat1[j]; blk.pat1[j] = t64
+        t64 = fb.msk0[f]; fb.msk0[f] = blk.msk0[j]; blk.msk0[j] = t64
+        t64 = fb.msk1[f]; fb.msk1[f] = blk.msk1[j]; blk.msk1[j] = t64
+        t8 = fb.lo[f]; fb.lo[f] = blk.lo[j]; blk.lo[j] = t8
+        t8 = fb.hi[f]; fb.hi[f] = blk.hi[j]; blk.hi[j] = t8
     return s
 
 
 cdef int tt_peek(Ctx* c, uint64_t lengths, uint32_t* dist, int need) noexcept nogil:
     """tt_lookup without its side effects (no relied-on cards, no reordering): 1 N-S
     surely reach ``need``, 0 surely not, -1 no answer."""
-    cdef TTEntry* e = tt_find(&c.tt, tt_find_key(&c.tt, lengths, c.leader), dist, need)
-    if e == NULL:
+    cdef int j
+    cdef TTBlock* blk = tt_find(&c.tt, tt_find_key(&c.tt, lengths, c.leader), dist, need, &j)
+    if blk == NULL:
         return -1
-    return 1 if e.lo >= need else 0
+    return 1 if blk.lo[j] >= need else 0
 
 
 cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int success,
@@ -316,10 +359,9 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
     cdef int32_t ki, bi
     cdef uint32_t b
     cdef TTBlock* blk
-    cdef TTEntry* e
-    cdef uint8_t k[4]
+    cdef int k[4]
     cdef uint32_t pat[4]
-    cdef int s, lo, hi
+    cdef int s, lo, hi, j
     cdef uint16_t a
     for s in range(4):
         if wr[s]:
@@ -357,18 +399,19 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
         bi = tt.nblocks
         tt.nblocks += 1
         blk = &tt.blocks[bi]
-        blk.n = 0
+        # a new block is cleared: the probe reads all its places (and masks the unused)
+        memset(blk, 0, sizeof(TTBlock))
         blk.next = tt.keys[ki].first
         tt.keys[ki].first = bi
-    e = &blk.e[blk.n]
+    j = blk.n
     blk.n += 1
     tt.nentries += 1
-    e.pat[0] = <uint64_t>pat[0] | (<uint64_t>pat[1] << 32)
-    e.pat[1] = <uint64_t>pat[2] | (<uint64_t>pat[3] << 32)
-    e.kk[0] = k[0] | (k[1] << 4)
-    e.kk[1] = k[2] | (k[3] << 4)
-    e.lo = lo
-    e.hi = hi
+    blk.pat0[j] = <uint64_t>pat[0] | (<uint64_t>pat[1] << 32)
+    blk.pat1[j] = <uint64_t>pat[2] | (<uint64_t>pat[3] << 32)
+    blk.msk0[j] = pair_mask(k[0], k[1])
+    blk.msk1[j] = pair_mask(k[2], k[3])
+    blk.lo[j] = lo
+    blk.hi[j] = hi
 
 
 # ---------------------------------------------------------------------------------------
@@ -1804,7 +1847,7 @@ cdef class Engine:
         for i in range(self.ctx.tt.nblocks):
             for j in range(self.ctx.tt.blocks[i].n):
                 for s in range(4):
-                    hist[entry_k(&self.ctx.tt.blocks[i].e[j], s)] += 1
+                    hist[block_k(&self.ctx.tt.blocks[i], j, s)] += 1
         return hist
 
     @property
