@@ -19,7 +19,9 @@ are built before the clock starts).  Each item is timed alone with ``time.proces
 (CPU, reported) and ``time.perf_counter`` (wall).  With ``--rounds N`` each engine runs each
 (set, workload) N times, the engines' order alternating, and each item keeps its least time
 over the rounds (a drift of the machine's speed over minutes otherwise lands on whichever
-engine ran then).  One untimed warm-up call on a deal of no
+engine ran then).  With ``--interleave`` both engines run in one process and each item is
+timed on both back to back, the order alternating from item to item: the drift then
+reaches both engines alike (the memory columns are then the shared process's).  One untimed warm-up call on a deal of no
 set comes first.  Consecutive items never share a deal, so DDS never reuses its
 transposition table between timed calls; ddsolver's module functions keep theirs across
 deals of the same strain, as they do for any user.
@@ -198,6 +200,63 @@ def run_worker(engine_name: str, set_name: str, workload: str, limit: int | None
     return out
 
 
+def _time_item(engine, item, prepared, rec) -> None:
+    """Time one prepared call and record it in ``rec`` (an error is recorded, not raised)."""
+    fn, args, ctx = prepared
+    pc, pt = time.perf_counter, time.process_time
+    try:
+        c0 = pt()
+        w0 = pc()
+        result = fn(*args)
+        w1 = pc()
+        c1 = pt()
+        answer = engine.answer(result, ctx)
+    except Exception as exc:  # noqa: BLE001 -- report and go on: one bad item must not hide the rest
+        rec["errors"].append({"id": item.id, "error": f"{type(exc).__name__}: {exc}"})
+        return
+    rec["ids"].append(item.id)
+    rec["cpu_s"].append(c1 - c0)
+    rec["wall_s"].append(w1 - w0)
+    rec["nodes"].append(engine.nodes(result, ctx))
+    rec["answers"].append(answer)
+
+
+def run_interleaved(set_name: str, workload: str, limit: int | None, flip: bool) -> list:
+    """Both engines in this process, item by item: each item is timed on one engine and at
+    once on the other, the order alternating from item to item (``flip`` starts with
+    ddsolver), so a drift of the machine's speed reaches both engines alike.  Returns the
+    two engines' results in the form of :func:`run_worker` (memory figures are the shared
+    process's)."""
+    jobs = build_jobs(set_name, workload, limit)
+    outs = {e: {"engine": e, "set": set_name, "workload": workload, "jobs": []} for e in ENGINES}
+    if not jobs:
+        return [outs[e] for e in ENGINES]
+    engines = {}
+    for e in ENGINES:
+        outs[e]["maxrss_kib_start"] = maxrss_kib()
+        try:
+            engines[e] = make_engine(e, workload)
+        except ImportError as exc:
+            outs[e]["error"] = f"{e} not available: {exc}"
+            return [outs[e] for e in ENGINES]
+        outs[e]["description"] = engines[e].description
+        outs[e]["maxrss_kib_loaded"] = maxrss_kib()
+        fn, args, ctx = engines[e].prepare(warmup_item(workload))
+        engines[e].answer(fn(*args), ctx)
+    for job in jobs:
+        prepared = {e: [engines[e].prepare(it) for it in job.items] for e in ENGINES}
+        recs = {e: {"job": job.name, "ids": [], "cpu_s": [], "wall_s": [], "nodes": [],
+                    "answers": [], "errors": [], "truncated": False} for e in ENGINES}
+        for k, item in enumerate(job.items):
+            order = ENGINES if (k % 2 == 0) != flip else ENGINES[::-1]
+            for e in order:
+                _time_item(engines[e], item, prepared[e][k], recs[e])
+        for e in ENGINES:
+            recs[e]["maxrss_kib_end"] = maxrss_kib()
+            outs[e]["jobs"].append(recs[e])
+    return [outs[e] for e in ENGINES]
+
+
 def run_worker_subprocess(engine: str, set_name: str, workload: str, limit, max_seconds):
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", engine,
            "--set", set_name, "--workload", workload]
@@ -372,6 +431,10 @@ def main(argv=None) -> int:
                          "order alternating (DDS first, then ddsolver first, ...), and keep "
                          "each item's least time: a drift of the machine's speed then "
                          "reaches both engines")
+    ap.add_argument("--interleave", action="store_true",
+                    help="both engines in this process, each item timed on both engines "
+                         "back to back, the order alternating from item to item (a drift of "
+                         "the machine's speed reaches both engines; memory figures then mix)")
     ap.add_argument("--worker", choices=ENGINES, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
@@ -409,6 +472,15 @@ def main(argv=None) -> int:
             for job in jobs:
                 jobs_by_key[job.key] = job
             runs: dict = {e: [] for e in engines}
+            if args.interleave and engines == ["dds", "ours"]:
+                for rnd in range(max(1, args.rounds)):
+                    t0 = time.perf_counter()
+                    for res in run_interleaved(s, w, args.limit, flip=rnd % 2 == 1):
+                        runs[res["engine"]].append(res)
+                    print(f"# {s}/{w} both engines interleaved (round {rnd + 1}) in "
+                          f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+                results += [merge_rounds(runs[e]) for e in engines]
+                continue
             for rnd in range(max(1, args.rounds)):
                 for e in (engines if rnd % 2 == 0 else engines[::-1]):
                     t0 = time.perf_counter()
