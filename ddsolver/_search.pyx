@@ -540,6 +540,7 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
     cdef int lho = (L + 1) & 3, rho = (L + 3) & 3
     cdef int pard = (L + 2) & 3, r
     cdef int s, t = c.trump, total = 0, best = 0, bs = -1, k, rem_l, rem_r, n, oh
+    cdef int m1, m2, lp, lh, kp, j
     cdef int ks[4]
     cdef uint16_t kmask[4]
     cdef uint16_t h, m, ph
@@ -560,20 +561,27 @@ cdef int cash_tricks(Ctx* c, int L, uint16_t* qwr) noexcept nogil:
         # L's cards from the top win while they beat every card an opponent may still
         # hold; partner plays low under each winner; stop before partner would have to
         # overtake (the lead would pass to partner and the rest could be stranded)
-        m = h
+        # closed form: while both opponents follow (m1 rounds) L's cards must beat the
+        # higher of their tops, then (to m2 rounds) the top of the longer one, then any card
+        # wins; k = the first round that fails
+        m1 = rem_l if rem_l < rem_r else rem_r
+        m2 = rem_l + rem_r - m1
+        k = dd_popcount(h >> ((oh if oh > n else n) + 1))
+        if k >= m1:
+            k = dd_popcount(h >> ((oh if rem_l > rem_r else n) + 1))
+            if k >= m2:
+                k = dd_popcount(h)
+        # partner follows with its lowest card each round: stop before the round where it
+        # is higher than L's card (it would have to overtake)
         ph = c.hold[pard][s]
-        k = 0
-        while m:
-            r = dd_highest(m)
-            if r < opp_top(k, rem_l, oh, rem_r, n):
+        lp = dd_popcount(ph)
+        lh = dd_popcount(h)
+        kp = k if k < lp else lp
+        for j in range(kp):
+            if dd_pdep(<uint32_t>1 << j, ph) > dd_pdep(<uint32_t>1 << (lh - 1 - j), h):
+                k = j
                 break
-            if ph:
-                if dd_lowest(ph) > r:
-                    break
-                ph &= ph - 1
-            m &= ~(<uint16_t>(1 << r))
-            k += 1
-        kmask[s] = h & ~m
+        kmask[s] = <uint16_t>dd_top_bits(h, k)
         ks[s] = k
     if t == 4:
         for s in range(4):
