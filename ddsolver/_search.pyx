@@ -989,7 +989,9 @@ cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
             | (((c.hold[3][s] >> r) & 1) * 3))
 
 
-cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
+cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept nogil:
+    """The legal moves of ``seat`` (one per group of equivalent cards), ordered heaviest
+    first; ``multi`` is set when a group has more than one card."""
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
     cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size, force_rank = -1
@@ -1024,6 +1026,7 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves) noexcept nogil:
         x = dd_pext(h, a)
         tops = x & ~(x >> 1)
         lows = x & ~(x << 1)
+        multi[0] |= tops != lows
         while tops:
             r = dd_highest(tops)
             tops ^= <uint32_t>1 << r
@@ -1456,7 +1459,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef uint64_t lengths = 0
     cdef uint64_t ck = 0
     cdef uint32_t* dist = NULL
-    cdef int first, lazy = 0, j, m
+    cdef int first, lazy = 0, j, m, multi = 0
     cdef uint16_t below, forced = 0
     c.nodes += 1
     if (c.nodes & SIGNAL_CHECK_MASK) == 0 and c.jump != NULL and dd_signal_raised():
@@ -1543,7 +1546,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
         lazy = 1
         c.cut_tries += 1
     elif first == -1:
-        n = gen_moves(c, pos, seat, moves)
+        n = gen_moves(c, pos, seat, moves, &multi)
         if pos == 0 and c.tl >= PROBE_TRICKS_LEFT and n > 1:
             promote_probed(c, target, moves, n, is_max)
     acc[0] = 0; acc[1] = 0; acc[2] = 0; acc[3] = 0
@@ -1553,7 +1556,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
             # the remembered card did not cut off: generate and order the moves, and drop
             # the group already searched
             lazy = 0
-            m = gen_moves(c, pos, seat, &moves[1])
+            m = gen_moves(c, pos, seat, &moves[1], &multi)
             for j in range(1, m + 1):
                 if moves[j].suit == moves[0].suit and (moves[j].group >> moves[0].rank) & 1:
                     moves[0] = moves[j]
@@ -1625,13 +1628,15 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     # stay adjacent: when the relied-on cards of the suit reach into the group but not down
     # to its lowest card, rely on the lowest card too (groups above every relied-on card keep
     # their ownership; groups wholly below are small cards, all equivalent).  Highest group
-    # first, since each addition lowers the suit's threshold.
-    for i in range(n):
-        s = moves[i].suit
-        if (moves[i].group & (moves[i].group - 1)) and acc[s]:
-            if (dd_highest(moves[i].group) >= dd_lowest(acc[s])
-                    and moves[i].rank < dd_lowest(acc[s])):
-                acc[s] |= <uint16_t>(1 << moves[i].rank)
+    # first, since each addition lowers the suit's threshold.  (At most one group of a suit
+    # can straddle it.)  Only nodes with a group of several cards have anything to do.
+    if multi:
+        for i in range(n):
+            s = moves[i].suit
+            if (moves[i].group & (moves[i].group - 1)) and acc[s]:
+                if (dd_highest(moves[i].group) >= dd_lowest(acc[s])
+                        and moves[i].rank < dd_lowest(acc[s])):
+                    acc[s] |= <uint16_t>(1 << moves[i].rank)
     c.fails[pos] += 1
     wr[0] = acc[0]; wr[1] = acc[1]; wr[2] = acc[2]; wr[3] = acc[3]
     r = 1 - is_max
@@ -2072,8 +2077,8 @@ cdef class Engine:
         """Legal moves of the player to move as ``(suit, rank, group_mask)``, one per group
         of equivalent cards (``group_mask`` holds every card of the group)."""
         cdef Move moves[MAX_MOVES]
-        cdef int n, i
+        cdef int n, i, multi = 0
         cdef int seat = (self.ctx.leader + self.pos) & 3
         self._check_idle()
-        n = gen_moves(&self.ctx, self.pos, seat, moves)
+        n = gen_moves(&self.ctx, self.pos, seat, moves, &multi)
         return [(moves[i].suit, moves[i].rank, moves[i].group) for i in range(n)]
