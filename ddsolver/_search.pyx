@@ -989,6 +989,18 @@ cdef inline int owner_of(Ctx* c, int s, int r) noexcept nogil:
             | (((c.hold[3][s] >> r) & 1) * 3))
 
 
+cdef inline void reverse_moves(Move* moves, int a, int b) noexcept nogil:
+    """Reverse ``moves[a..b)``."""
+    cdef Move tmp
+    b -= 1
+    while a < b:
+        tmp = moves[a]
+        moves[a] = moves[b]
+        moves[b] = tmp
+        a += 1
+        b -= 1
+
+
 cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept nogil:
     """The legal moves of ``seat`` (one per group of equivalent cards), ordered heaviest
     first; ``multi`` is set when a group has more than one card."""
@@ -1047,7 +1059,24 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
                         and dd_highest(a) > wrank and dd_highest(a) > max_next)
     if n == 1:
         return 1
-    if pos == 2 and first_suit == lead_suit and lead_suit >= 0:
+    if pos & 1 and c.hold[seat][lead_suit]:
+        # following suit second or fourth: the groups that win (second hand: that also beat
+        # third hand, unless partner beats them all) cheapest first, then the others lowest
+        # first.  The groups come highest first, so that is each part reversed: the order
+        # the weights below give (winners 81 - r / 80 - r, the others 40 - rank).
+        k = 15
+        if wsuit == lead_suit:
+            if pos == 1 and not partner_over:
+                k = wrank if wrank > max_next else max_next
+            elif pos == 3 and not partner_wins:
+                k = wrank
+        j = 0
+        while j < n and dd_highest(moves[j].group) > k:
+            j += 1
+        reverse_moves(moves, 0, j)
+        reverse_moves(moves, j, n)
+        return n
+    if pos == 2 and c.hold[seat][lead_suit]:
         # third hand cannot beat fourth hand's top card: the cheapest card that beats
         # fourth hand's second group (and the card winning so far) forces out the top
         # (DDS's RankForcesAce idea)
