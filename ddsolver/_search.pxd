@@ -15,14 +15,14 @@ cdef enum:
 cdef struct TTBlock:
     # up to BLOCK_ENTRIES entries of one key, newest last.  Entry j: the owners (2 bits a
     # card, seat number, top first) of the top k cards of each suit, suits 0 and 1 in
-    # pat0[j] (suit 1 from bit 32), suits 2 and 3 in pat1[j]; msk0[j] / msk1[j] have the
-    # 2 k bits of each suit that count (k: the number of top cards whose owners matter);
-    # lo[j] / hi[j] are the bounds on N-S tricks among the tricks left.  Laid out by field
-    # so that a probe compares all entries of a block at once (dd_block_hits).
+    # pat0[j] (suit 1 from bit 32), suits 2 and 3 in pat1[j]; kk0[2j], kk0[2j + 1],
+    # kk1[2j], kk1[2j + 1] are 2 k of suits 0..3 (k: the number of top cards whose owners
+    # matter); lo[j] / hi[j] are the bounds on N-S tricks among the tricks left.  Laid out
+    # by field so that a probe compares all entries of a block at once (dd_block_hits).
     uint64_t pat0[BLOCK_ENTRIES]
     uint64_t pat1[BLOCK_ENTRIES]
-    uint64_t msk0[BLOCK_ENTRIES]
-    uint64_t msk1[BLOCK_ENTRIES]
+    uint8_t kk0[2 * BLOCK_ENTRIES]
+    uint8_t kk1[2 * BLOCK_ENTRIES]
     int8_t lo[BLOCK_ENTRIES]
     int8_t hi[BLOCK_ENTRIES]
     int32_t n            # entries used

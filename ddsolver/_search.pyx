@@ -49,26 +49,36 @@ cdef extern from *:
     #endif
     /* Bit j set when entry j (< n) of a table block (8 entries, laid out by field) has
        the owners d0 / d1 on the cards it keeps and bounds that decide whether N-S reach
-       need.  Without a branch per entry: entries of one key differ in unpredictable ways. */
+       need.  Without a branch per entry: entries of one key differ in unpredictable ways.
+       The masks of the cards kept (2 k low bits of each suit's 32) come from kk0 / kk1. */
+    static inline uint64_t dd_pair_mask(const uint8_t* kk) {
+        return (((uint64_t)1 << kk[0]) - 1) | ((((uint64_t)1 << kk[1]) - 1) << 32);
+    }
     static inline unsigned int dd_block_hits(const uint64_t* pat0, const uint64_t* pat1,
-            const uint64_t* msk0, const uint64_t* msk1, const int8_t* lo, const int8_t* hi,
+            const uint8_t* kk0, const uint8_t* kk1, const int8_t* lo, const int8_t* hi,
             int n, uint64_t d0, uint64_t d1, int need) {
         unsigned int m = 0;
         int j;
     #if defined(__AVX2__)
         __m256i D0 = _mm256_set1_epi64x((long long)d0), D1 = _mm256_set1_epi64x((long long)d1);
+        __m256i one = _mm256_set1_epi32(1);
         for (j = 0; j < 8; j += 4) {
+            __m256i m0 = _mm256_sub_epi32(_mm256_sllv_epi32(one, _mm256_cvtepu8_epi32(
+                _mm_loadl_epi64((const __m128i*)(kk0 + 2 * j)))), one);
+            __m256i m1 = _mm256_sub_epi32(_mm256_sllv_epi32(one, _mm256_cvtepu8_epi32(
+                _mm_loadl_epi64((const __m128i*)(kk1 + 2 * j)))), one);
             __m256i x = _mm256_or_si256(
-                _mm256_xor_si256(_mm256_and_si256(D0, _mm256_loadu_si256((const __m256i*)(msk0 + j))),
+                _mm256_xor_si256(_mm256_and_si256(D0, m0),
                                  _mm256_loadu_si256((const __m256i*)(pat0 + j))),
-                _mm256_xor_si256(_mm256_and_si256(D1, _mm256_loadu_si256((const __m256i*)(msk1 + j))),
+                _mm256_xor_si256(_mm256_and_si256(D1, m1),
                                  _mm256_loadu_si256((const __m256i*)(pat1 + j))));
             x = _mm256_cmpeq_epi64(x, _mm256_setzero_si256());
             m |= (unsigned int)_mm256_movemask_pd(_mm256_castsi256_pd(x)) << j;
         }
     #else
         for (j = 0; j < 8; j++)
-            m |= (unsigned int)((((d0 & msk0[j]) ^ pat0[j]) | ((d1 & msk1[j]) ^ pat1[j])) == 0) << j;
+            m |= (unsigned int)((((d0 & dd_pair_mask(kk0 + 2 * j)) ^ pat0[j])
+                                 | ((d1 & dd_pair_mask(kk1 + 2 * j)) ^ pat1[j])) == 0) << j;
     #endif
     #if defined(__SSE2__)
         {
@@ -129,7 +139,7 @@ cdef extern from *:
     """
     void dd_prefetch(const void* p) nogil
     unsigned int dd_block_hits(const uint64_t* pat0, const uint64_t* pat1,
-                               const uint64_t* msk0, const uint64_t* msk1, const int8_t* lo,
+                               const uint8_t* kk0, const uint8_t* kk1, const int8_t* lo,
                                const int8_t* hi, int n, uint64_t d0, uint64_t d1,
                                int need) nogil
     int dd_popcount(unsigned int x) nogil
@@ -275,15 +285,9 @@ cdef inline int32_t tt_find_key(TT* tt, uint64_t lengths, int leader) noexcept n
     return -1
 
 
-cdef inline uint64_t pair_mask(int k0, int k1) noexcept nogil:
-    """The low 2 * k0 bits and 2 * k1 bits from bit 32: the owners two suits keep."""
-    return (((<uint64_t>1 << (2 * k0)) - 1) | (((<uint64_t>1 << (2 * k1)) - 1) << 32))
-
-
 cdef inline int block_k(TTBlock* blk, int j, int s) noexcept nogil:
     """The number of top cards of suit ``s`` whose owners entry ``j`` of ``blk`` keeps."""
-    cdef uint64_t m = blk.msk0[j] if s < 2 else blk.msk1[j]
-    return dd_popcount(<uint32_t>(m >> (32 * (s & 1)))) >> 1
+    return (blk.kk0[2 * j + s] if s < 2 else blk.kk1[2 * j + s - 2]) >> 1
 
 
 cdef inline TTBlock* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need,
@@ -300,7 +304,7 @@ cdef inline TTBlock* tt_find(TT* tt, int32_t ki, uint32_t* dist, int need,
     bi = tt.keys[ki].first
     while bi >= 0:
         blk = &tt.blocks[bi]
-        m = dd_block_hits(blk.pat0, blk.pat1, blk.msk0, blk.msk1, blk.lo, blk.hi, blk.n,
+        m = dd_block_hits(blk.pat0, blk.pat1, blk.kk0, blk.kk1, blk.lo, blk.hi, blk.n,
                           d0, d1, need)
         if m:
             jout[0] = dd_highest(m)
@@ -314,7 +318,7 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
     """1: N-S surely reach ``need``; 0: surely not; -1: no answer.  Sets ``wr``."""
     cdef TT* tt = &c.tt
     cdef int32_t ki = tt_find_key(tt, lengths, c.leader)
-    cdef int j, f, s
+    cdef int j, f, s, i
     cdef TTBlock* blk = tt_find(tt, ki, dist, need, &j)
     cdef TTBlock* fb
     cdef uint64_t t64
@@ -332,8 +336,9 @@ cdef int tt_lookup(Ctx* c, uint64_t lengths, uint32_t* dist, int need,
     if blk != fb or j != f:
         t64 = fb.pat0[f]; fb.pat0[f] = blk.pat0[j]; blk.pat0[j] = t64
         t64 = fb.pat1[f]; fb.pat1[f] = blk.pat1[j]; blk.pat1[j] = t64
-        t64 = fb.msk0[f]; fb.msk0[f] = blk.msk0[j]; blk.msk0[j] = t64
-        t64 = fb.msk1[f]; fb.msk1[f] = blk.msk1[j]; blk.msk1[j] = t64
+        for i in range(2):
+            t8 = fb.kk0[2 * f + i]; fb.kk0[2 * f + i] = blk.kk0[2 * j + i]; blk.kk0[2 * j + i] = t8
+            t8 = fb.kk1[2 * f + i]; fb.kk1[2 * f + i] = blk.kk1[2 * j + i]; blk.kk1[2 * j + i] = t8
         t8 = fb.lo[f]; fb.lo[f] = blk.lo[j]; blk.lo[j] = t8
         t8 = fb.hi[f]; fb.hi[f] = blk.hi[j]; blk.hi[j] = t8
     return s
@@ -408,8 +413,10 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
     tt.nentries += 1
     blk.pat0[j] = <uint64_t>pat[0] | (<uint64_t>pat[1] << 32)
     blk.pat1[j] = <uint64_t>pat[2] | (<uint64_t>pat[3] << 32)
-    blk.msk0[j] = pair_mask(k[0], k[1])
-    blk.msk1[j] = pair_mask(k[2], k[3])
+    blk.kk0[2 * j] = 2 * k[0]
+    blk.kk0[2 * j + 1] = 2 * k[1]
+    blk.kk1[2 * j] = 2 * k[2]
+    blk.kk1[2 * j + 1] = 2 * k[3]
     blk.lo[j] = lo
     blk.hi[j] = hi
 
