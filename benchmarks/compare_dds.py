@@ -170,34 +170,24 @@ def run_worker(engine_name: str, set_name: str, workload: str, limit: int | None
     out["maxrss_kib_loaded"] = maxrss_kib()
     fn, args, ctx = engine.prepare(warmup_item(workload))
     engine.answer(fn(*args), ctx)
-    pc, pt = time.perf_counter, time.process_time
     for job in jobs:
         prepared = [engine.prepare(it) for it in job.items]
-        rec = {"job": job.name, "ids": [], "cpu_s": [], "wall_s": [], "nodes": [],
-               "answers": [], "errors": [], "truncated": False}
-        started = pc()
-        for item, (fn, args, ctx) in zip(job.items, prepared):
-            if max_seconds is not None and pc() - started > max_seconds:
+        rec = _new_record(job)
+        started = time.perf_counter()
+        for item, prep in zip(job.items, prepared):
+            if max_seconds is not None and time.perf_counter() - started > max_seconds:
                 rec["truncated"] = True
                 break
-            try:
-                c0 = pt()
-                w0 = pc()
-                result = fn(*args)
-                w1 = pc()
-                c1 = pt()
-                answer = engine.answer(result, ctx)
-            except Exception as exc:  # noqa: BLE001 -- report and go on: one bad item must not hide the rest
-                rec["errors"].append({"id": item.id, "error": f"{type(exc).__name__}: {exc}"})
-                continue
-            rec["ids"].append(item.id)
-            rec["cpu_s"].append(c1 - c0)
-            rec["wall_s"].append(w1 - w0)
-            rec["nodes"].append(engine.nodes(result, ctx))
-            rec["answers"].append(answer)
+            _time_item(engine, item, prep, rec)
         rec["maxrss_kib_end"] = maxrss_kib()
         out["jobs"].append(rec)
     return out
+
+
+def _new_record(job) -> dict:
+    """An empty record of one job's timings and answers."""
+    return {"job": job.name, "ids": [], "cpu_s": [], "wall_s": [], "nodes": [],
+            "answers": [], "errors": [], "truncated": False}
 
 
 def _time_item(engine, item, prepared, rec) -> None:
@@ -245,8 +235,7 @@ def run_interleaved(set_name: str, workload: str, limit: int | None, flip: bool)
         engines[e].answer(fn(*args), ctx)
     for job in jobs:
         prepared = {e: [engines[e].prepare(it) for it in job.items] for e in ENGINES}
-        recs = {e: {"job": job.name, "ids": [], "cpu_s": [], "wall_s": [], "nodes": [],
-                    "answers": [], "errors": [], "truncated": False} for e in ENGINES}
+        recs = {e: _new_record(job) for e in ENGINES}
         for k, item in enumerate(job.items):
             order = ENGINES if (k % 2 == 0) != flip else ENGINES[::-1]
             for e in order:
