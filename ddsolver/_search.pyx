@@ -41,6 +41,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 cdef extern from *:
     """
     static inline int dd_popcount(unsigned int x) { return __builtin_popcount(x); }
+    static inline int dd_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int dd_highest(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lowest(unsigned int x) { return __builtin_ctz(x); }
     static inline void dd_prefetch(const void* p) { __builtin_prefetch(p); }
@@ -143,6 +144,7 @@ cdef extern from *:
                                const int8_t* hi, int n, uint64_t d0, uint64_t d1,
                                int need) nogil
     int dd_popcount(unsigned int x) nogil
+    int dd_popcount64(unsigned long long x) nogil
     int dd_highest(unsigned int x) nogil
     int dd_lowest(unsigned int x) nogil
     unsigned int dd_top_bits(unsigned int x, int k) nogil
@@ -253,7 +255,6 @@ cdef void tt_clear(TT* tt) noexcept nogil:
     tt.nkeys = 0
     tt.nentries = 0
     tt.nblocks = 0
-    tt.resets += 1
 
 
 cdef inline uint32_t tt_bucket(TT* tt, uint64_t lengths, int leader) noexcept nogil:
@@ -384,11 +385,13 @@ cdef void tt_store(Ctx* c, uint64_t lengths, uint32_t* dist, int need, int succe
     ki = tt_find_key(tt, lengths, c.leader)
     if ki < 0 and tt.nkeys >= tt.max_keys:
         tt_clear(tt)
+        tt.resets += 1
     if ki >= 0 and tt.keys[ki].first >= 0 and tt.blocks[tt.keys[ki].first].n < BLOCK_ENTRIES:
         blk = &tt.blocks[tt.keys[ki].first]
     else:
         if tt.nblocks >= tt.max_blocks:
             tt_clear(tt)
+            tt.resets += 1
             ki = -1
         if ki < 0:
             if tt.nkeys >= (2 << tt.bucket_bits) and tt.bucket_bits < tt.max_bucket_bits:
@@ -1993,8 +1996,13 @@ cdef class Engine:
         # Another deal: some seat holds a card it did not hold in the last position loaded
         # and lacks one it held there (one deal's positions are subsets of each other).  The
         # cut-off cache's cards of the other deal would cost nodes (measured +6 to +8 %).
+        # When more cards changed hands than two hands hold (more than a Monte Carlo
+        # sample's redeal of the two hidden hands can move), the table is emptied too: the
+        # other deal's entries answer almost nothing here but lengthen the probes' chains
+        # (benchmarks/NOTES.md: the same nodes, -5 to -9 % CPU on solves of one deal after
+        # another).
         cdef uint64_t seat_cards[4]
-        cdef int related = 1
+        cdef int related = 1, moved = 0
         for h in range(4):
             seat_cards[h] = <uint64_t>hands[h]
         for i in range(k):
@@ -2003,9 +2011,12 @@ cdef class Engine:
             if ((seat_cards[h] & ~self.last_held[h]) != 0
                     and (self.last_held[h] & ~seat_cards[h]) != 0):
                 related = 0
+            moved += dd_popcount64(seat_cards[h] & ~self.last_held[h])
             self.last_held[h] = seat_cards[h]
         if not related:
             cut_clear(&self.ctx)
+        if moved > 26:
+            tt_clear(&self.ctx.tt)
         for h in range(4):
             m = hands[h]
             for s in range(4):

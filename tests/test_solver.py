@@ -927,27 +927,43 @@ def test_engine_memory_argument(memory, err):
 
 def test_engine_empties_the_cut_off_cache_for_another_deal():
     """Loading a position of another deal (same strain) empties the cut-off cache, as
-    ``clear_cut_cache()`` does, and keeps the table; a later position of the same deal (a
-    card played) keeps both."""
+    ``clear_cut_cache()`` does; when more cards changed hands than two hands hold (an
+    unrelated deal) the table is emptied too, as ``clear()`` does, and when fewer did (a
+    Monte Carlo redeal of two hands) it is kept.  A later position of the same deal (a card
+    played) keeps both."""
     from ddsolver._search import Engine
 
     recs = read_dds_file(DATA / "list100.txt")[2:4]
+    first = recs[0].deal.masks()
 
-    def run(prepare):
+    def run(masks, prepare):
         eng = Engine()
-        eng.set_position(recs[0].deal.masks(), 4, 1, ())
+        eng.set_position(first, 4, 1, ())
         eng.ns_tricks()
         prepare(eng)
         start = eng.nodes
-        eng.set_position(recs[1].deal.masks(), 4, 1, ())
+        eng.set_position(masks, 4, 1, ())
         kept = eng.stats["entries"]
-        assert eng.ns_tricks() == recs[1].table[4][0]
-        return eng.nodes - start, kept
+        value = eng.ns_tricks()
+        return eng.nodes - start, kept, value
 
-    automatic, kept = run(lambda eng: None)
-    assert kept > 0     # the table was kept
-    assert automatic == run(lambda eng: eng.clear_cut_cache())[0]
-    assert run(lambda eng: eng.clear())[1] == 0
+    # an unrelated deal: table and cut-off cache emptied
+    automatic = run(recs[1].deal.masks(), lambda eng: None)
+    assert automatic[1] == 0
+    assert automatic[2] == recs[1].table[4][0]
+    assert automatic == run(recs[1].deal.masks(), lambda eng: eng.clear())
+
+    # East and West exchange a card (two cards moved): the table stays, the cache goes
+    east, west = first[1], first[3]
+    e_card = east & -east
+    w_card = west & -west
+    redeal = [first[0], east ^ e_card ^ w_card, first[2], west ^ w_card ^ e_card]
+    swapped = run(redeal, lambda eng: None)
+    assert swapped[1] > 0
+    assert swapped == run(redeal, lambda eng: eng.clear_cut_cache())
+    fresh = Engine()
+    fresh.set_position(redeal, 4, 1, ())
+    assert swapped[2] == fresh.ns_tricks()
 
     # same deal, East has led: the cache is kept
     def after_lead(clear_first):
