@@ -1810,6 +1810,23 @@ cdef int play_card(Ctx* c, int pos, int suit, int rank) noexcept nogil:
 # Python-facing engine
 # ---------------------------------------------------------------------------------------
 
+def _int_arg(value, str name):
+    """``value`` as a Python int for an Engine argument: an int or any integer type
+    (``operator.index``); a bool, float, string or None raises TypeError."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    return operator.index(value)
+
+
+def _guess_arg(value):
+    """A driver's first target as an int: -1 (none) up to 13; an integer outside is
+    clamped (any guess gives the same answer).
+
+    :raises TypeError: for a value that is not an integer (a bool or a float included)."""
+    value = _int_arg(value, "guess")
+    return -1 if value < 0 else (13 if value > 13 else value)
+
+
 cdef class Engine:
     """Owns one search context and its transposition table.
 
@@ -1833,6 +1850,7 @@ cdef class Engine:
     cdef int pos            # cards of the current trick already played at the root
     cdef int has_table
     cdef int busy           # a search runs (without the GIL) on this engine
+    cdef int has_position   # set_position has loaded a position
     cdef uint64_t last_held[4]   # per seat, the cards of the last position loaded
     cdef public int64_t memory_bytes
 
@@ -1879,6 +1897,12 @@ cdef class Engine:
         if self.busy:
             raise RuntimeError("this Engine is searching in another thread; use one Engine "
                                "(or Solver) per thread")
+        return 0
+
+    cdef int _check_loaded(self) except -1:
+        self._check_idle()
+        if not self.has_position:
+            raise RuntimeError("no position loaded: call set_position first")
         return 0
 
     @property
@@ -1929,7 +1953,7 @@ cdef class Engine:
         return (sizeof(TTBlock) * self.ctx.tt.max_blocks + sizeof(TTKey) * self.ctx.tt.max_keys
                 + sizeof(int32_t) * (1 << self.ctx.tt.bucket_bits))
 
-    def set_position(self, hands, int trump, int leader, trick=()):
+    def set_position(self, hands, trump_arg, leader_arg, trick=()):
         """Load a position.
 
         :param hands: four 64-bit card masks (bit ``16 * suit + rank``), N, E, S, W: the
@@ -1941,16 +1965,24 @@ cdef class Engine:
         The caller (``ddsolver.solver``) has validated the position (overlapping hands are
         not detected here); what is checked raises before anything is loaded.
 
-        :raises TypeError: if a mask or a trick card's suit or rank is not an integer.
-        :raises ValueError: for a bad trump, leader, mask, trick card, or hand sizes that do
-            not fit the trick.
+        :raises TypeError: if the trump, the leader, a mask or a trick card's suit or rank
+            is not an integer (a bool or a float included).
+        :raises ValueError: for a bad trump, leader, mask, trick card, hands that share a
+            card, a trick card that revokes (its seat still holds the suit led), or hand
+            sizes that do not fit the trick.
         :raises RuntimeError: if another thread is searching on this engine.
         """
         self._check_idle()
-        cdef int h, s, i, idx, k, want
+        cdef int h, s, i, idx, k, want, trump, leader
         cdef uint64_t m
         cdef uint16_t held
-        if trump < 0 or trump > 4 or leader < 0 or leader > 3 or len(trick) > 3:
+        trump_arg = _int_arg(trump_arg, "trump")
+        leader_arg = _int_arg(leader_arg, "leader")
+        if not (0 <= trump_arg <= 4) or not (0 <= leader_arg <= 3):
+            raise ValueError("invalid trump, leader or trick")
+        trump = trump_arg
+        leader = leader_arg
+        if len(trick) > 3:
             raise ValueError("invalid trump, leader or trick")
         if len(hands) != 4:
             raise ValueError(f"need 4 hands, got {len(hands)}")
@@ -1967,7 +1999,13 @@ cdef class Engine:
         for t in trick:
             if len(t) != 2 or not (0 <= t[0] <= 3) or not (2 <= t[1] <= 14):
                 raise ValueError(f"invalid trick card {t!r}: need (suit 0..3, rank 2..14)")
-        trick = [(operator.index(t[0]), operator.index(t[1])) for t in trick]
+        trick = [(_int_arg(t[0], "a trick card's suit"), _int_arg(t[1], "a trick card's rank"))
+                 for t in trick]
+        for h in range(4):
+            for i in range(h + 1, 4):
+                if hands[h] & hands[i]:
+                    raise ValueError(f"seats {h} and {i} both hold card mask "
+                                     f"{hands[h] & hands[i]:#x}")
         if len(set(trick)) != len(trick):
             raise ValueError("a card appears twice in the current trick")
         for t in trick:
@@ -1975,6 +2013,11 @@ cdef class Engine:
                 if (hands[h] >> (16 * t[0] + t[1])) & 1:
                     raise ValueError(f"trick card {t!r} is also held by seat {h}")
         k = len(trick)
+        for i in range(1, k):
+            h = (leader + i) & 3
+            if trick[i][0] != trick[0][0] and (hands[h] >> (16 * trick[0][0])) & 0x7FFC:
+                raise ValueError(f"trick card {trick[i]!r} revokes: seat {h} still holds "
+                                 f"suit {trick[0][0]}, the suit led")
         want = -1
         for i in range(4):
             h = (leader + i) & 3
@@ -1996,13 +2039,13 @@ cdef class Engine:
         # Another deal: some seat holds a card it did not hold in the last position loaded
         # and lacks one it held there (one deal's positions are subsets of each other).  The
         # cut-off cache's cards of the other deal would cost nodes (measured +6 to +8 %).
-        # When more cards changed hands than two hands hold (more than a Monte Carlo
-        # sample's redeal of the two hidden hands can move), the table is emptied too: the
-        # other deal's entries answer almost nothing here but lengthen the probes' chains
-        # (benchmarks/NOTES.md: the same nodes, -5 to -9 % CPU on solves of one deal after
-        # another).
+        # When more than half the cards changed hands (more than a Monte Carlo sample's
+        # redeal of the two hidden hands can move; an unrelated deal moves about three
+        # quarters), the table is emptied too: the other deal's entries answer almost
+        # nothing here but lengthen the probes' chains (benchmarks/NOTES.md: the same
+        # nodes, -5 to -9 % CPU on solves of one deal after another).
         cdef uint64_t seat_cards[4]
-        cdef int related = 1, moved = 0
+        cdef int related = 1, moved = 0, total = 0
         for h in range(4):
             seat_cards[h] = <uint64_t>hands[h]
         for i in range(k):
@@ -2012,10 +2055,11 @@ cdef class Engine:
                     and (self.last_held[h] & ~seat_cards[h]) != 0):
                 related = 0
             moved += dd_popcount64(seat_cards[h] & ~self.last_held[h])
+            total += dd_popcount64(seat_cards[h])
             self.last_held[h] = seat_cards[h]
         if not related:
             cut_clear(&self.ctx)
-        if moved > 26:
+        if 2 * moved > total:
             tt_clear(&self.ctx.tt)
         for h in range(4):
             m = hands[h]
@@ -2046,20 +2090,23 @@ cdef class Engine:
         for i in range(self.pos):
             self.ctx.agg[self.ctx.tl][self.ctx.trick_suit[self.ctx.tl][i]] |= <uint16_t>(
                 1 << self.ctx.trick_rank[self.ctx.tl][i])
+        self.has_position = 1
 
-    def ns_tricks(self, int guess=-1):
+    def ns_tricks(self, guess=-1):
         """Exact N-S tricks among the tricks left (the current one included).
 
         ``guess`` is the driver's first target; -1: an estimate from the high cards and
         trumps at a trick start (``estimate_ns``), the middle value mid-trick.  Any guess
         gives the same answer; a close one saves searches.
 
-        :raises RuntimeError: if another thread is searching on this engine.
+        :raises TypeError: if ``guess`` is not an integer.
+        :raises RuntimeError: if another thread is searching on this engine, or no position
+            is loaded.
         :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
             signal arrives during the search; the engine keeps its position and table."""
-        cdef int g = guess
+        cdef int g = _guess_arg(guess)
         cdef Ctx saved
-        self._check_idle()
+        self._check_loaded()
         if self.ctx.tl == 0:
             return 0
         if g < 0:
@@ -2094,13 +2141,14 @@ cdef class Engine:
         given target.  ``target`` (an integer) <= 0 is always reached; above the tricks
         left, never.
 
-        :raises TypeError: if ``target`` is not an integer (``operator.index``).
-        :raises RuntimeError: if another thread is searching on this engine.
+        :raises TypeError: if ``target`` is not an integer (a bool or a float included).
+        :raises RuntimeError: if another thread is searching on this engine, or no position
+            is loaded.
         :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
             signal arrives during the search; the engine keeps its position and table."""
         cdef Ctx saved
-        target = operator.index(target)
-        self._check_idle()
+        target = _int_arg(target, "target")
+        self._check_loaded()
         if target <= 0:
             return True
         if target > self.ctx.tl:
@@ -2108,15 +2156,26 @@ cdef class Engine:
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
         return self._search(&saved, ns_reach_v, self.pos, target) == 1
 
-    def ns_tricks_after(self, int suit, int rank, int guess=-1):
+    def ns_tricks_after(self, suit_arg, rank_arg, guess=-1):
         """N-S tricks among the tricks left (current one included) after the player to
-        move plays ``(suit, rank)``, then all play double-dummy."""
+        move plays ``(suit, rank)``, then all play double-dummy.
+
+        :raises TypeError: if the suit, rank or guess is not an integer.
+        :raises ValueError: for a card the player to move does not hold or may not play.
+        :raises RuntimeError: if another thread is searching on this engine, or no position
+            is loaded."""
         cdef Ctx saved
-        cdef int newpos, g = guess, won, lead
+        cdef int newpos, g = _guess_arg(guess), won, lead, suit, rank
         cdef int seat = (self.ctx.leader + self.pos) & 3
-        self._check_idle()
-        if not (0 <= suit <= 3) or not (2 <= rank <= 14) or self.ctx.tl < 1:
-            raise ValueError(f"invalid card (suit {suit}, rank {rank})")
+        suit_arg = _int_arg(suit_arg, "suit")
+        rank_arg = _int_arg(rank_arg, "rank")
+        if not (0 <= suit_arg <= 3) or not (2 <= rank_arg <= 14):
+            raise ValueError(f"invalid card (suit {suit_arg}, rank {rank_arg})")
+        suit = suit_arg
+        rank = rank_arg
+        self._check_loaded()
+        if self.ctx.tl < 1:
+            raise ValueError(f"invalid card (suit {suit}, rank {rank}): no trick left")
         if not (self.ctx.hold[seat][suit] >> rank) & 1:
             raise ValueError(f"seat {seat} does not hold (suit {suit}, rank {rank})")
         if self.pos > 0:
@@ -2139,6 +2198,6 @@ cdef class Engine:
         cdef Move moves[MAX_MOVES]
         cdef int n, i, multi = 0
         cdef int seat = (self.ctx.leader + self.pos) & 3
-        self._check_idle()
+        self._check_loaded()
         n = gen_moves(&self.ctx, self.pos, seat, moves, &multi)
         return [(moves[i].suit, moves[i].rank, moves[i].group) for i in range(n)]

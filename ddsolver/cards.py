@@ -7,6 +7,8 @@ used by the compiled solver, so a hand converts to the search representation for
 
 from __future__ import annotations
 
+import operator
+
 from enum import IntEnum
 from typing import Iterable, Iterator
 
@@ -187,7 +189,12 @@ class Card:
 
     Cards order by suit (clubs lowest), then rank.  ``Card.from_str("ST")``,
     ``Card.from_str("S10")`` and ``Card.from_str("♠T")`` are the ten of spades;
-    ``str(card)`` gives ``"ST"``.
+    ``str(card)`` gives ``"ST"``.  ``Card(suit, rank)`` takes a Suit (or 0..3) and a Rank
+    (or 2..14).
+
+    :raises TypeError: for a suit or rank that is not an integer (a float, a string, a
+        bool, None).
+    :raises InvalidNotationError: for a suit or rank out of range.
     """
 
     __slots__ = ("_suit", "_rank")
@@ -196,7 +203,14 @@ class Card:
     _rank: Rank
 
     def __new__(cls, suit: Suit | int, rank: Rank | int) -> "Card":
-        key = (int(suit), int(rank))
+        if isinstance(suit, bool) or isinstance(rank, bool):
+            raise TypeError(f"a card's suit and rank must be integers, got {suit!r}, {rank!r}")
+        try:
+            key = (operator.index(suit), operator.index(rank))
+        except TypeError:
+            raise TypeError(f"a card's suit and rank must be integers (a Suit 0..3 and a "
+                            f"Rank 2..14), got {suit!r}, {rank!r}; Card.from_str reads "
+                            f"text") from None
         cached = _CARD_CACHE.get(key)
         if cached is not None:
             return cached

@@ -7,6 +7,8 @@ high to low, an empty field for a void, and ``-`` for an unknown hand.
 
 from __future__ import annotations
 
+import operator
+
 import random
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -26,17 +28,49 @@ from .table import Seat
 __all__ = ["Hand", "Deal", "random_deal", "random_deals"]
 
 
+def pbn_hand_mask(text: str) -> int:
+    """The card mask of a PBN hand ``S.H.D.C``, any number of cards (:meth:`Hand.from_pbn`
+    adds the 13-card limit).
+
+    :raises InvalidDealError: for a duplicate card or a wrong number of suits.
+    :raises InvalidNotationError: for a character that is not a rank.
+    """
+    parts = text.strip().split(".")
+    if len(parts) != 4:
+        raise InvalidDealError(f"hand {text!r} must have 4 suits separated by '.'")
+    mask = 0
+    for suit, holding in zip(PBN_SUIT_ORDER, parts):
+        h = holding.strip().upper().replace("10", "T")
+        for ch in h:
+            try:
+                rank = Rank.from_str(ch)
+            except InvalidNotationError:
+                raise InvalidNotationError(
+                    f"invalid rank {ch!r} in hand {text!r}") from None
+            bit = 1 << (16 * suit + rank)
+            if mask & bit:
+                raise InvalidDealError(
+                    f"duplicate card {suit.letter}{rank.letter} in hand {text!r}")
+            mask |= bit
+    return mask
+
+
 class Hand:
     """The cards one seat holds (0..13 of them).  Immutable and hashable.
 
-    ``Hand.from_pbn("AQ4.KJ5.Q963.KJ2")``; ``str(hand)`` gives the same PBN text.
+    ``Hand(cards)`` takes an iterable of :class:`Card` or a card mask (an integer, bit
+    ``16 * suit + rank``); ``Hand.from_pbn("AQ4.KJ5.Q963.KJ2")``; ``str(hand)`` gives the
+    same PBN text.
+
+    :raises InvalidDealError: for a mask with bits outside the 52 cards, an item that is
+        not a Card, a duplicate card, or more than 13 cards.
     """
 
     __slots__ = ("_mask",)
 
     def __init__(self, cards: Iterable[Card] | int = ()):
-        if isinstance(cards, int):
-            mask = cards
+        if hasattr(cards, "__index__") and not isinstance(cards, bool):
+            mask = operator.index(cards)     # an int, or a numpy integer
             if mask & ~_VALID_MASK or mask < 0:
                 raise InvalidDealError(f"invalid card mask {mask:#x}")
         else:
@@ -47,6 +81,9 @@ class Hand:
                 if mask & c.bit:
                     raise InvalidDealError(f"duplicate card {c} in hand")
                 mask |= c.bit
+        n = bin(mask).count("1")
+        if n > 13:
+            raise InvalidDealError(f"a hand of {n} cards (at most 13)")
         object.__setattr__(self, "_mask", mask)
 
     def __setattr__(self, name, value):  # pragma: no cover
@@ -59,27 +96,11 @@ class Hand:
     def from_pbn(cls, text: str) -> "Hand":
         """Parse ``S.H.D.C`` (ranks in any order, ``10`` allowed for ten).
 
-        :raises InvalidDealError: for a duplicate card or a wrong number of suits.
+        :raises InvalidDealError: for a duplicate card, a wrong number of suits or more
+            than 13 cards.
         :raises InvalidNotationError: for a character that is not a rank.
         """
-        parts = text.strip().split(".")
-        if len(parts) != 4:
-            raise InvalidDealError(f"hand {text!r} must have 4 suits separated by '.'")
-        mask = 0
-        for suit, holding in zip(PBN_SUIT_ORDER, parts):
-            h = holding.strip().upper().replace("10", "T")
-            for ch in h:
-                try:
-                    rank = Rank.from_str(ch)
-                except InvalidNotationError:
-                    raise InvalidNotationError(
-                        f"invalid rank {ch!r} in hand {text!r}") from None
-                bit = 1 << (16 * suit + rank)
-                if mask & bit:
-                    raise InvalidDealError(
-                        f"duplicate card {suit.letter}{rank.letter} in hand {text!r}")
-                mask |= bit
-        return cls(mask)
+        return cls(pbn_hand_mask(text))
 
     def to_pbn(self) -> str:
         return ".".join(self.holding_str(s) for s in PBN_SUIT_ORDER)
@@ -240,7 +261,10 @@ class Deal:
         hands: list = [None] * 4
         for i, part in enumerate(parts):
             seat = first.next(i)
-            hands[seat] = None if part == "-" else Hand.from_pbn(part)
+            try:
+                hands[seat] = None if part == "-" else Hand.from_pbn(part)
+            except InvalidDealError as exc:
+                raise InvalidDealError(f"{seat.name}: {exc}") from None
         if complete is None:
             complete = all(h is not None and len(h) == 13 for h in hands)
         return cls(hands, complete=complete, equal_lengths=equal_lengths)
@@ -261,7 +285,12 @@ class Deal:
 
     # -- access -----------------------------------------------------------------------
     def __getitem__(self, seat: Seat) -> Optional[Hand]:
-        return self._hands[Seat(seat)]
+        """The hand of ``seat`` (a Seat, its letter or 0..3; None when not dealt).
+
+        :raises TypeError: for a bool, float or other non-seat value.
+        :raises InvalidNotationError: for a letter or integer that is not a seat.
+        """
+        return self._hands[Seat.coerce(seat)]
 
     @property
     def hands(self) -> tuple:

@@ -38,7 +38,7 @@ import re
 from typing import IO, Any
 
 from ._io import decode_text
-from .cards import Card, Rank, Strain, Suit
+from .cards import FULL_DECK_MASK, Card, Rank, Strain, Suit
 from .deal import Deal, Hand
 from .errors import BridgeError, InvalidNotationError, LINError, PBNError
 from .pbn import AnnotatedCall, PBNGame
@@ -276,8 +276,10 @@ class _Parser:
                     raise self.error(item, f"card {card} is dealt to two hands")
                 used |= h.mask
             missing = hands.index(None)
-            full = Hand([Card(s, r) for s in Suit for r in Rank])
-            hands[missing] = Hand(full.mask & ~used)
+            full = 0
+            for h in known:
+                full |= h.mask
+            hands[missing] = Hand(FULL_DECK_MASK & ~full)
         try:
             complete = all(h is not None and len(h) == 13 for h in hands)
             deal = Deal(hands, complete=complete, equal_lengths=complete)

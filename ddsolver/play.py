@@ -7,10 +7,12 @@ able, else plays any card.  A trick is won by the highest trump in it or, if it 
 
 from __future__ import annotations
 
+import operator
+
 from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .cards import Card, Strain, cards_of_mask
-from .deal import Deal, Hand
+from .cards import FULL_DECK_MASK, Card, Strain, cards_of_mask
+from .deal import Deal, Hand, pbn_hand_mask
 from .errors import (
     CardNotHeldError,
     InvalidDealError,
@@ -54,10 +56,18 @@ def _hand_mask(h: Union[Hand, str, int, None], seat: Seat) -> int:
     if isinstance(h, Hand):
         return h.mask
     if isinstance(h, str):
-        return Hand.from_pbn(h).mask
-    if isinstance(h, int):
-        return Hand(h).mask
-    raise InvalidPositionError(f"{seat.name}'s hand is not a Hand: {h!r}")
+        mask = pbn_hand_mask(h)
+    elif hasattr(h, "__index__") and not isinstance(h, bool):
+        mask = operator.index(h)        # an int or a numpy integer
+        if mask < 0 or mask & ~FULL_DECK_MASK:
+            raise InvalidDealError(f"{seat.name}: invalid card mask {mask:#x}")
+    else:
+        raise InvalidPositionError(f"{seat.name}'s hand is not a Hand, a PBN hand or a card "
+                                   f"mask: {h!r}")
+    n = bin(mask).count("1")
+    if n > 13:
+        raise InvalidPositionError(f"{seat.name} holds {n} cards: at most 13")
+    return mask
 
 
 class Position:

@@ -206,3 +206,18 @@ def test_cardset_helpers():
     assert cs.of_suit(Suit.DIAMONDS) == CardSet()
     assert [str(c) for c in cs.sorted()] == ["SA", "S2", "HK", "CA", "C3"]
     assert isinstance(cs, frozenset) and hash(cs) == hash(frozenset(cs))
+
+
+@pytest.mark.parametrize("suit, rank", [(0, 2.7), (3.9, 14), ("3", "14"), (True, 2), (3, False),
+                                        (None, 2), (0, None)])
+def test_card_refuses_non_integer_suit_or_rank(suit, rank):
+    with pytest.raises(TypeError):
+        Card(suit, rank)
+
+
+def test_card_takes_enums_and_numpy_integers():
+    import numpy as np
+
+    assert Card(Suit.SPADES, Rank.ACE) == Card(3, 14) == Card(np.int64(3), np.uint8(14))
+    with pytest.raises(InvalidNotationError):
+        Card(4, 2)

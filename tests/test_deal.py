@@ -305,3 +305,32 @@ def test_random_deal_is_complete_and_round_trips(seed):
 def test_random_deal_without_seed_is_valid():
     d = random_deal()
     assert d.is_complete()
+
+
+def test_hand_holds_at_most_13_cards():
+    spades = [Card(Suit.SPADES, r) for r in range(2, 15)]
+    with pytest.raises(InvalidDealError, match="14 cards"):
+        Hand(spades + [Card(Suit.HEARTS, 14)])
+    with pytest.raises(InvalidDealError, match="52 cards"):
+        Hand(card_mask(ALL_CARDS))
+    assert len(Hand(spades)) == 13
+    with pytest.raises(InvalidDealError, match="NORTH: a hand of 14 cards"):
+        Deal.from_pbn("N:AKQJT98765432.A.. - - -", complete=False)
+
+
+def test_hand_from_a_numpy_mask():
+    import numpy as np
+
+    deal = random_deal(5)
+    assert Hand(np.uint64(deal.north.mask)) == deal.north
+
+
+def test_deal_index_by_seat_letter_or_integer():
+    deal = random_deal(6)
+    assert deal["N"] == deal[0] == deal.north
+    with pytest.raises(InvalidNotationError):
+        deal[5]
+    with pytest.raises(InvalidNotationError):
+        deal["X"]
+    with pytest.raises(TypeError):
+        deal[True]

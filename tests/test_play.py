@@ -426,7 +426,7 @@ class TestPositionErrors:
 
     def test_fourteen_cards(self):
         # a 14-card hand (the other hands cannot match it without duplicates)
-        big = Hand.from_pbn("AKQJT98765432.A..").mask
+        big = sum(1 << (16 * 3 + r) for r in range(2, 15)) | (1 << (16 * 2 + 14))
         with pytest.raises(InvalidPositionError):
             Position.from_remaining([big, 0, 0, 0], Strain.NOTRUMP, Seat.NORTH)
 
@@ -494,3 +494,15 @@ def test_from_remaining_names_the_long_hand_and_reads_a_trick_string():
     pos = Position.from_remaining(["A...", "K...", "Q...", "..."], Strain.NOTRUMP,
                                   Seat.WEST, "SJ")
     assert [str(c) for c in pos.trick_cards] == ["SJ"]
+
+
+def test_from_remaining_reads_numpy_masks():
+    import numpy as np
+
+    deal = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")
+    masks = np.array(deal.masks(), dtype=np.uint64)
+    pos = Position.from_remaining(list(masks), Strain.NOTRUMP, Seat.EAST)
+    assert pos.hand(Seat.NORTH) == deal.north
+    with pytest.raises(InvalidPositionError, match="NORTH holds 14 cards"):
+        Position.from_remaining([np.uint64(int(deal.masks()[0]) | (1 << (16 * 3 + 3))),
+                                 0, 0, 0], Strain.NOTRUMP, Seat.NORTH)

@@ -703,7 +703,45 @@ ENGINE_VALUE_ERRORS = {
                  "r < 5 or s == 0), 0, 0, 0], 4, 0, ())"),
     "empty": "e.set_position([0, 0, 0, 0], 4, 0, ())",
     "only_bad_bits": "e.set_position([1, 2, 1 << 15, 1 << 31], 4, 0, ())",
+    # a card held by two seats
+    "overlap": "e.set_position([S(0, 14), S(0, 14), S(0, 13), S(0, 12)], 4, 0, ())",
+    # North led a club; East discarded a spade while still holding a club
+    "revoke": ("e.set_position([S(3, 14), S(0, 5), S(3, 2) | S(0, 9), S(3, 3) | S(2, 9)], "
+               "4, 0, [(0, 3), (3, 4)])"),
+    "card_not_held": "e.set_position(FOUR, 4, 0, ()) or e.ns_tricks_after(1, 2)",
 }
+
+ENGINE_TYPE_ERRORS = {
+    "float_trump": "e.set_position(FOUR, 1.5, 0, ())",
+    "float_leader": "e.set_position(FOUR, 4, 0.7, ())",
+    "bool_trump": "e.set_position(FOUR, True, 0, ())",
+    "float_trick_rank": "e.set_position([S(0, 2), S(0, 3), S(0, 4), 0], 4, 0, [(0, 5.0)])",
+    "float_guess": "e.set_position(FOUR, 4, 0, ()) or e.ns_tricks(5.9)",
+    "float_card": "e.set_position(FOUR, 4, 0, ()) or e.ns_tricks_after(0.0, 2.2)",
+    "bool_target": "e.set_position(FOUR, 4, 0, ()) or e.ns_reaches(True)",
+    "str_guess": "e.set_position(FOUR, 4, 0, ()) or e.ns_tricks('3')",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_TYPE_ERRORS))
+def test_engine_rejects_non_integer_arguments(name):
+    _assert_raised(f"expect(TypeError, lambda: {ENGINE_TYPE_ERRORS[name]})", exc="TypeError")
+
+
+@pytest.mark.parametrize("call", ["e.ns_tricks()", "e.groups()", "e.ns_reaches(1)",
+                                  "e.ns_tricks_after(0, 2)"])
+def test_engine_without_a_position_raises(call):
+    _assert_raised(f"expect(RuntimeError, lambda: {call})", exc="RuntimeError")
+
+
+def test_engine_guess_out_of_range_is_clamped():
+    out = _probe("""
+        e.set_position([S(0, 14) | S(1, 2), S(0, 13) | S(1, 3), S(0, 12) | S(1, 4),
+                        S(0, 11) | S(1, 5)], 4, 0, ())
+        print("VALUES", e.ns_tricks(-7), e.ns_tricks(99), e.ns_tricks(1 << 80))
+    """)
+    assert out.returncode == 0, out.stderr
+    assert "VALUES 1 1 1" in out.stdout
 
 
 @pytest.mark.parametrize("name", sorted(ENGINE_VALUE_ERRORS))
@@ -734,15 +772,13 @@ def test_engine_rejects_bits_outside_ranks():
     assert "VALUE 1 [(0, 14, 16384)]" in out.stdout
 
 
-def test_engine_overlapping_masks_do_not_crash():
+def test_engine_overlapping_masks_are_refused():
     out = _probe("""
         m = S(0, 14) | S(0, 13) | S(0, 12)
-        e.set_position([m, m, m, m], 4, 0, ())
-        v = e.ns_tricks()
-        print("VALUE", 0 <= v <= 3)
+        expect(ValueError, lambda: e.set_position([m, m, m, m], 4, 0, ()))
     """)
     assert out.returncode == 0, out.stderr
-    assert "VALUE True" in out.stdout
+    assert "RAISED ValueError" in out.stdout
 
 
 def test_engine_usable_after_rejection():
@@ -927,10 +963,10 @@ def test_engine_memory_argument(memory, err):
 
 def test_engine_empties_the_cut_off_cache_for_another_deal():
     """Loading a position of another deal (same strain) empties the cut-off cache, as
-    ``clear_cut_cache()`` does; when more cards changed hands than two hands hold (an
-    unrelated deal) the table is emptied too, as ``clear()`` does, and when fewer did (a
-    Monte Carlo redeal of two hands) it is kept.  A later position of the same deal (a card
-    played) keeps both."""
+    ``clear_cut_cache()`` does; when more than half the cards changed hands (an unrelated
+    deal) the table is emptied too, as ``clear()`` does, and when fewer did (a Monte Carlo
+    redeal of two hands) it is kept.  A later position of the same deal (a card played)
+    keeps both."""
     from ddsolver._search import Engine
 
     recs = read_dds_file(DATA / "list100.txt")[2:4]
