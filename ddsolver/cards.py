@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import Iterable, Iterator
 
 from ._coerce import enum_member
@@ -193,7 +193,7 @@ class Card:
     (or 2..14).
 
     :raises TypeError: for a suit or rank that is not an integer (a float, a string, a
-        bool, None).
+        bool, None, a member of another enum such as a Seat).
     :raises InvalidNotationError: for a suit or rank out of range.
     """
 
@@ -203,8 +203,11 @@ class Card:
     _rank: Rank
 
     def __new__(cls, suit: Suit | int, rank: Rank | int) -> "Card":
-        if isinstance(suit, bool) or isinstance(rank, bool):
-            raise TypeError(f"a card's suit and rank must be integers, got {suit!r}, {rank!r}")
+        if (isinstance(suit, bool) or isinstance(rank, bool)
+                or (isinstance(suit, Enum) and not isinstance(suit, Suit))
+                or (isinstance(rank, Enum) and not isinstance(rank, Rank))):
+            raise TypeError(f"a card's suit and rank must be integers (or a Suit and a "
+                            f"Rank), got {suit!r}, {rank!r}")
         try:
             key = (operator.index(suit), operator.index(rank))
         except TypeError:

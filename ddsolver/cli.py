@@ -636,6 +636,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
 
     if as_json and output == "-":
         raise click.UsageError("--json prints to stdout: give -o a file name, not '-'")
+    if input_path != "-" and not os.path.exists(input_path):
+        raise CLIError(f"cannot read {input_path}: no such file")
     if output is None and not (check or as_json):
         output = "-" if input_path == "-" else _default_output(input_path)
     if output not in (None, "-"):

@@ -174,7 +174,7 @@ class _Parser:
                 current.md = item
                 current.items.append(item)
             elif key == "pn":
-                self.names = [s.strip() for s in value.split(",")]
+                self.names = [" ".join(s.split()) for s in value.split(",")]
                 if current is not None and not current.started:
                     current.names = self.names
                     current.items.append(item)
@@ -192,11 +192,11 @@ class _Parser:
                 current.items.append(item)
                 self.board_item(current, item)
             elif key == "vg":
-                self.vg = value.split(",")
+                self.vg = [" ".join(x.split()) for x in value.split(",")]
             elif key == "rs":
                 self.rs = value.split(",")
             elif key == "bn":
-                self.bn = [s.strip() for s in value.split(",")]
+                self.bn = [" ".join(s.split()) for s in value.split(",")]
             elif key == "pw":
                 self.pw = [s.strip() for s in value.split(",")]
             elif current is not None:
@@ -222,7 +222,7 @@ class _Parser:
         elif key == "an":
             if not board.calls:
                 raise self.error(item, "an explanation ('an') before any call")
-            text = value.strip()
+            text = " ".join(value.split())     # an explanation may wrap over lines
             prev = board.calls[-1]["explanation"]
             board.calls[-1]["explanation"] = text if prev is None else f"{prev} {text}"
         elif key == "pc":

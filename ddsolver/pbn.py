@@ -1982,9 +1982,8 @@ def _game_lines(game: PBNGame) -> list[str]:
         for c in t.comments:
             lines.extend(c.split("\n"))
         for s in t.section:
-            if not s.strip():
-                raise PBNError(f"cannot write tag {t.name}: an empty section line would "
-                               f"end the game")
+            # an empty line can stand in a section only inside a {comment} (elsewhere it
+            # ends the game): written as read, as comments are
             lines.append(s.rstrip())
     return lines
 

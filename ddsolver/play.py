@@ -28,15 +28,34 @@ __all__ = ["Position", "trick_winner"]
 _SUIT_MASK = 0xFFFF
 
 
+def _as_card(card) -> Card:
+    """A Card, or card text (``"SA"``) read with :meth:`Card.from_str`."""
+    if isinstance(card, str):
+        return Card.from_str(card)
+    if not isinstance(card, Card):
+        raise InvalidNotationError(f"not a card: {card!r}")
+    return card
+
+
 def trick_winner(cards: Sequence[Card], leader: Seat, trump: Strain) -> Seat:
     """The seat that wins a complete trick.
 
-    :param cards: the four cards in the order played, starting with ``leader``'s.
-    :param trump: the contract's strain (``Strain.NOTRUMP`` for no trump suit).
-    :raises InvalidPositionError: if ``cards`` does not hold exactly four cards.
+    :param cards: the four cards (Cards or card text) in the order played, starting with
+        ``leader``'s.
+    :param leader: the seat that led (a Seat, its letter or 0..3).
+    :param trump: the contract's strain (``Strain.NOTRUMP`` for no trump suit; a Strain,
+        its letter or 0..4).
+    :raises InvalidPositionError: if ``cards`` does not hold four different cards.
+    :raises InvalidNotationError: for a card, leader or strain that names none.
+    :raises TypeError: for a leader or strain of another type (a float, a bool).
     """
     if len(cards) != 4:
         raise InvalidPositionError(f"a trick has 4 cards, got {len(cards)}")
+    cards = [_as_card(c) for c in cards]
+    if len(set(cards)) != 4:
+        raise InvalidPositionError(f"a trick's cards must differ: {[str(c) for c in cards]}")
+    leader = Seat.coerce(leader)
+    trump = Strain.coerce(trump)
     best = 0
     for i in range(1, 4):
         if _beats(cards[i], cards[best], trump):
@@ -233,8 +252,12 @@ class Position:
         return self.tricks_left == 0
 
     def hand(self, seat: Seat) -> Hand:
-        """The cards ``seat`` still holds."""
-        return Hand(self._hands[seat])
+        """The cards ``seat`` (a Seat, its letter or 0..3) still holds.
+
+        :raises TypeError: for a bool, float or other non-seat value.
+        :raises InvalidNotationError: for a letter or integer that is not a seat.
+        """
+        return Hand(self._hands[Seat.coerce(seat)])
 
     def masks(self) -> Tuple[int, int, int, int]:
         """Card-set masks of the remaining hands (N, E, S, W)."""
@@ -259,8 +282,12 @@ class Position:
                 return follow
         return hand
 
-    def is_legal(self, card: Card) -> bool:
-        return bool(self._legal_mask() & card.bit)
+    def is_legal(self, card: Union[Card, str]) -> bool:
+        """Whether the seat to move may play ``card`` (a Card or card text such as "SA").
+
+        :raises InvalidNotationError: ``card`` is neither a Card nor card text.
+        """
+        return bool(self._legal_mask() & _as_card(card).bit)
 
     # -- make / unmake ---------------------------------------------------------------------
     def play(self, card: Union[Card, str], seat: Optional[Seat] = None) -> Optional[Seat]:
@@ -276,10 +303,7 @@ class Position:
             names no seat.
         :raises TypeError: ``seat`` is not a Seat, a string or an integer.
         """
-        if isinstance(card, str):
-            card = Card.from_str(card)
-        elif not isinstance(card, Card):
-            raise InvalidNotationError(f"not a card: {card!r}")
+        card = _as_card(card)
         mover = self.to_move
         if self.is_finished:
             raise OutOfTurnError(f"the play is over: {card} cannot be played")

@@ -22,6 +22,7 @@ from ddsolver.cards import (
     cards_of_mask,
 )
 from ddsolver.errors import InvalidNotationError
+from ddsolver.table import Seat
 
 cards = st.sampled_from(ALL_CARDS)
 
@@ -209,7 +210,8 @@ def test_cardset_helpers():
 
 
 @pytest.mark.parametrize("suit, rank", [(0, 2.7), (3.9, 14), ("3", "14"), (True, 2), (3, False),
-                                        (None, 2), (0, None)])
+                                        (None, 2), (0, None), (Seat.SOUTH, 2),
+                                        (Suit.SPADES, Seat.SOUTH)])
 def test_card_refuses_non_integer_suit_or_rank(suit, rank):
     with pytest.raises(TypeError):
         Card(suit, rank)

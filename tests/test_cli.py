@@ -546,3 +546,34 @@ def test_analyse_interrupted_exit_code_and_no_file(tmp_path, monkeypatch):
     assert result.exit_code == 130
     assert not out.exists()
     assert list(tmp_path.iterdir()) == [src]
+
+
+def test_analyse_missing_input_in_a_missing_folder_names_the_input(tmp_path):
+    result = run("analyse", tmp_path / "no_folder" / "none.pbn")
+    assert result.exit_code == 2
+    assert "cannot read" in result.stderr and "none.pbn" in result.stderr
+
+
+def test_analyse_lin_explanation_over_two_lines(tmp_path):
+    """A LIN explanation that wraps over a line break is read as one line and written
+    back as a Note tag (found by a fresh-user check: the write failed after the solving)."""
+    lin = tmp_path / "wrap.lin"
+    lin.write_text("pn|a,b,c,d|st||md|3SKH4579QKAD69C58K,S569QAH3D5TJQAC69,"
+                   "S47H8TD248KC347QA,|rh||ah|Board 1|sv|o|mb|1N|an|15-17\nbalanced|"
+                   "mb|p|mb|p|mb|p|pg||\n", encoding="latin-1")
+    out = tmp_path / "wrap.pbn"
+    result = run("analyse", lin, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert '[Note "1:15-17 balanced"]' in out.read_text(encoding="latin-1")
+
+
+def test_analyse_section_comment_with_an_empty_line(tmp_path):
+    src = write(tmp_path / "blank.pbn", pbn_game(
+        1, "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854",
+        extra='[Auction "N"]\n1NT Pass Pass Pass {a comment\n\nwith an empty line}\n'))
+    out = tmp_path / "blank.out.pbn"
+    result = run("analyse", src, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    game = read_pbn(out)[0]
+    assert "with an empty line" in "\n".join(game.tag("Auction").section)
+    assert game.get("DoubleDummyTricks")

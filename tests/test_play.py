@@ -506,3 +506,28 @@ def test_from_remaining_reads_numpy_masks():
     with pytest.raises(InvalidPositionError, match="NORTH holds 14 cards"):
         Position.from_remaining([np.uint64(int(deal.masks()[0]) | (1 << (16 * 3 + 3))),
                                  0, 0, 0], Strain.NOTRUMP, Seat.NORTH)
+
+
+def test_hand_is_legal_and_trick_winner_read_their_arguments():
+    from ddsolver.errors import InvalidNotationError
+
+    deal = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")
+    pos = Position(deal, Strain.NOTRUMP, Seat.EAST)
+    assert pos.hand("N") == pos.hand(0) == deal.north
+    with pytest.raises(TypeError):
+        pos.hand(True)
+    with pytest.raises(InvalidNotationError):
+        pos.hand(4)
+    with pytest.raises(InvalidNotationError):
+        pos.hand(-1)
+    assert pos.is_legal("C3") and not pos.is_legal("SA")
+    with pytest.raises(InvalidNotationError):
+        pos.is_legal(None)
+    assert trick_winner(["C2", "C3", "CA", "C5"], "N", "NT") == Seat.SOUTH
+    assert trick_winner(["C2", "S3", "CA", "C5"], 0, Strain.SPADES) == Seat.EAST
+    with pytest.raises(InvalidPositionError, match="differ"):
+        trick_winner(["C2", "C2", "C3", "C4"], 0, 4)
+    with pytest.raises(TypeError):
+        trick_winner(["C2", "C3", "C4", "C5"], 1.0, 4)
+    with pytest.raises(InvalidNotationError):
+        trick_winner(["C2", "C3", "C4", "C5"], 0, 9)
