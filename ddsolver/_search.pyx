@@ -1962,8 +1962,8 @@ cdef class Engine:
         :param leader: 0..3, the seat that led (or leads) to the current trick.
         :param trick: up to 3 ``(suit, rank)`` pairs already played to the current trick.
 
-        The caller (``ddsolver.solver``) has validated the position (overlapping hands are
-        not detected here); what is checked raises before anything is loaded.
+        Everything is checked before anything is loaded (a refused position leaves the
+        engine as it was).
 
         :raises TypeError: if the trump, the leader, a mask or a trick card's suit or rank
             is not an integer (a bool or a float included).
@@ -1983,7 +1983,7 @@ cdef class Engine:
         trump = trump_arg
         leader = leader_arg
         if len(trick) > 3:
-            raise ValueError("invalid trump, leader or trick")
+            raise ValueError(f"a current trick holds at most 3 cards, got {len(trick)}")
         if len(hands) != 4:
             raise ValueError(f"need 4 hands, got {len(hands)}")
         # every mask checked before anything is loaded (a bad one leaves the engine as it

@@ -309,7 +309,7 @@ class PBNPlay:
 
         :param trump: the trump strain (``Strain.NOTRUMP`` for none).
         """
-        from .play import trick_winner
+        from .play import _trick_winner
 
         out: list[PlayedCard] = []
         leader = self.first if leader is None else Seat(leader)
@@ -323,7 +323,7 @@ class PBNPlay:
                 if pc is None or pc.card is None:
                     return out
                 out.append(pc)
-            leader = trick_winner([pc.card for pc in ordered], leader, trump)
+            leader = _trick_winner([pc.card for pc in ordered], leader, trump)
         return out
 
 
@@ -1161,7 +1161,7 @@ class PBNGame:
             cards are given, else ``""``.
         :raises PBNError: if leader or trump cannot be found, or for a bad card.
         """
-        from .play import trick_winner
+        from .play import _trick_winner
 
         if leader is None:
             declarer = self.declarer
@@ -1198,7 +1198,7 @@ class PBNGame:
                 row[(on_lead.next(len(trick)) - leader) % 4] = "+"
             lines.append(" ".join(row))
             if len(trick) == 4:
-                on_lead = trick_winner(trick, on_lead, trump)
+                on_lead = _trick_winner(trick, on_lead, trump)
         if terminator == "+" and len(seq) % 4 == 0 and len(seq) < 52:
             row = ["-"] * 4
             row[(on_lead - leader) % 4] = "+"

@@ -54,8 +54,12 @@ def trick_winner(cards: Sequence[Card], leader: Seat, trump: Strain) -> Seat:
     cards = [_as_card(c) for c in cards]
     if len(set(cards)) != 4:
         raise InvalidPositionError(f"a trick's cards must differ: {[str(c) for c in cards]}")
-    leader = Seat.coerce(leader)
-    trump = Strain.coerce(trump)
+    return _trick_winner(cards, Seat.coerce(leader), Strain.coerce(trump))
+
+
+def _trick_winner(cards: Sequence[Card], leader: Seat, trump: Strain) -> Seat:
+    """:func:`trick_winner` of four different Cards, a Seat and a Strain, unchecked (the
+    callers inside the package have checked them already)."""
     best = 0
     for i in range(1, 4):
         if _beats(cards[i], cards[best], trump):
@@ -83,10 +87,7 @@ def _hand_mask(h: Union[Hand, str, int, None], seat: Seat) -> int:
     else:
         raise InvalidPositionError(f"{seat.name}'s hand is not a Hand, a PBN hand or a card "
                                    f"mask: {h!r}")
-    n = bin(mask).count("1")
-    if n > 13:
-        raise InvalidPositionError(f"{seat.name} holds {n} cards: at most 13")
-    return mask
+    return mask     # more than 13 cards: refused with the other hand-size checks
 
 
 class Position:
@@ -155,7 +156,7 @@ class Position:
         except TypeError:
             raise TypeError("current_trick must be an iterable of cards, got "
                             f"{type(current_trick).__name__}") from None
-        trick = [c if isinstance(c, Card) else Card.from_str(c) for c in trick_cards]
+        trick = [_as_card(c) for c in trick_cards]
         pos = cls.__new__(cls)
         pos._setup(masks, trump, leader, trick)
         return pos
@@ -323,7 +324,7 @@ class Position:
         self._trick.append(card)
         self._played.append(card)
         if len(self._trick) == 4:
-            winner = trick_winner(self._trick, self._leader, self._trump)
+            winner = _trick_winner(self._trick, self._leader, self._trump)
             self._history.append((self._leader, list(self._trick), winner))
             self._won[winner.side] += 1
             self._leader = winner
