@@ -45,6 +45,27 @@ cdef extern from *:
     static inline int dd_highest(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lowest(unsigned int x) { return __builtin_ctz(x); }
     static inline void dd_prefetch(const void* p) { __builtin_prefetch(p); }
+    /* A large table array on 2 MiB boundaries, marked for transparent huge pages where
+       the kernel offers them on request (Linux "madvise" mode): the table is probed at
+       random, and 4 KiB pages miss the TLB on most probes of a large table.  The size is
+       not rounded up (the last partial 2 MiB keeps small pages), memory is still only
+       committed as it is touched, and free() releases it. */
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    static inline void* dd_alloc_table(size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const size_t align = (size_t)2 << 20;
+        void* p = NULL;
+        if (n >= align) {
+            if (posix_memalign(&p, align, n) != 0)
+                return NULL;
+            madvise(p, n & ~(align - 1), MADV_HUGEPAGE);    /* advice only: errors ignored */
+            return p;
+        }
+    #endif
+        return malloc(n);
+    }
     #if defined(__AVX2__) || defined(__SSE2__)
     #include <immintrin.h>
     #endif
@@ -139,6 +160,7 @@ cdef extern from *:
     #endif
     """
     void dd_prefetch(const void* p) nogil
+    void* dd_alloc_table(size_t n) nogil
     unsigned int dd_block_hits(const uint64_t* pat0, const uint64_t* pat1,
                                const uint8_t* kk0, const uint8_t* kk1, const int8_t* lo,
                                const int8_t* hi, int n, uint64_t d0, uint64_t d1,
@@ -225,9 +247,9 @@ cdef int tt_init(TT* tt, int64_t memory_bytes) noexcept nogil:
     tt.max_blocks = <int32_t>(budget_entries // sizeof(TTBlock))
     if tt.max_blocks < 512:
         tt.max_blocks = 512
-    tt.buckets = <int32_t*>malloc(sizeof(int32_t) * (1 << tt.max_bucket_bits))
-    tt.keys = <TTKey*>malloc(sizeof(TTKey) * tt.max_keys)
-    tt.blocks = <TTBlock*>malloc(sizeof(TTBlock) * tt.max_blocks)
+    tt.buckets = <int32_t*>dd_alloc_table(sizeof(int32_t) * (1 << tt.max_bucket_bits))
+    tt.keys = <TTKey*>dd_alloc_table(sizeof(TTKey) * tt.max_keys)
+    tt.blocks = <TTBlock*>dd_alloc_table(sizeof(TTBlock) * tt.max_blocks)
     tt.resets = 0
     if tt.buckets == NULL or tt.keys == NULL or tt.blocks == NULL:
         tt_free(tt)
