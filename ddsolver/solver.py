@@ -126,6 +126,10 @@ def _check_guess(guess) -> int:
     return int(guess)
 
 
+#: the Card of index 16 * suit + rank (None where no card has that index)
+_CARD_AT = [Card(i >> 4, i & 15) if 2 <= (i & 15) <= 14 else None for i in range(64)]
+
+
 def _trick_pairs(position: Position):
     return [(int(c.suit), int(c.rank)) for c in position.trick_cards]
 
@@ -192,19 +196,19 @@ class Solver:
         self._load(position)
         tl = position.tricks_left
         mover_ns = position.to_move.side == Side.NS
-        result: Dict[Card, int] = {}
+        values: Dict[int, int] = {}      # card index 16 * suit + rank -> tricks
         guess = -1
         for suit, rank, group in self._engine.groups():
             ns = self._engine.ns_tricks_after(suit, rank, guess)
             guess = ns
             value = ns if mover_ns else tl - ns
-            g = group
-            while g:
-                low = g & -g
-                result[Card(suit, low.bit_length() - 1)] = value
-                g ^= low
-        order = {c: i for i, c in enumerate(position.legal_cards)}
-        return dict(sorted(result.items(), key=lambda kv: order[kv[0]]))
+            base = 16 * suit - 1
+            while group:
+                low = group & -group
+                values[base + low.bit_length()] = value
+                group ^= low
+        # the order of Position.legal_cards: spades first, high to low (index descending)
+        return {_CARD_AT[i]: values[i] for i in sorted(values, reverse=True)}
 
     def solve_best(self, position: Position, guess: Optional[int] = None) -> int:
         """Tricks the side to move wins among the tricks not yet completed (current trick
