@@ -83,4 +83,5 @@ cdef struct Ctx:
     int use_tt
     uint32_t* cut        # cut-off cache: 1 << CUT_BITS slots (see cut_key in _search.pyx)
     void* jump           # where a search interrupted by a signal handler returns to
+    int cancel           # set by Engine.cancel (any thread): searches stop at the next check
     TT tt

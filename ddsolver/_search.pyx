@@ -763,6 +763,80 @@ cdef inline void partner_follows(Ctx* c, int P, uint16_t* won, int skip, int* fo
         dsc[0] += k - n if k > n else 0
 
 
+cdef inline int ruff_rounds(Ctx* c, int leader, int ruffer, int s, int cross) noexcept nogil:
+    """How many times ``leader`` can lead side suit ``s`` for its partner ``ruffer`` (void
+    in it) to ruff, each ruff surely winning: while the opponents follow suit nobody can
+    ruff over, so the rounds are bounded by the leader's cards of ``s``, the ruffer's
+    trumps and the cards of ``s`` of each opponent holding a trump.  ``cross`` (-1: none)
+    is the suit of a trick played before (the leader's side won it with partner's top
+    card; both of the side spent a card of it, the opponents too where they held it).
+    Only suit lengths decide it: the proof relies on no card's rank."""
+    cdef int t = c.trump, x, n, m, k
+    if s == t or s == cross or c.hold[ruffer][s] != 0:
+        return 0
+    n = dd_popcount(c.hold[leader][s])
+    m = dd_popcount(c.hold[ruffer][t]) - (1 if cross == t else 0)
+    if m < n:
+        n = m
+    for k in range(1, 4, 2):
+        x = (leader + k) & 3
+        if c.hold[x][t] != 0 and not (cross == t and dd_popcount(c.hold[x][t]) == 1):
+            m = dd_popcount(c.hold[x][s])
+            if m < n:
+                n = m
+    return n if n > 0 else 0
+
+
+cdef inline int ruff_tricks(Ctx* c, int cross, uint16_t* qwr) noexcept nogil:
+    """Sure tricks of the side on lead in a suit contract from a crossruff (0 when none;
+    DDS's QuickTricks also counts ruffs): the leader leads a suit partner ruffs, partner
+    one the leader ruffs, and so on, every ruff won while both opponents follow suit (or
+    hold no trump).  With ``cross`` >= 0 (the caller's low lead to partner's top card of
+    that suit, won by partner) the crossruff starts with that trick and partner's lead.
+    ``qwr`` gets the relied-on cards: partner's top card of ``cross``, or none."""
+    cdef int L = c.leader, P = (c.leader + 2) & 3, s, n1 = 0, n2 = 0, k, best = 0, t = c.trump
+    cdef int x
+    cdef unsigned int hl, hp
+    # most positions have no side suit one hand of the side holds and the other, holding a
+    # trump, is void in: nothing to count (tested without a branch per suit)
+    hl = ((c.hold[L][0] != 0) | ((c.hold[L][1] != 0) << 1) | ((c.hold[L][2] != 0) << 2)
+          | ((c.hold[L][3] != 0) << 3))
+    hp = ((c.hold[P][0] != 0) | ((c.hold[P][1] != 0) << 1) | ((c.hold[P][2] != 0) << 2)
+          | ((c.hold[P][3] != 0) << 3))
+    if ((((hl & ~hp) * ((hp >> t) & 1)) | ((hp & ~hl) * ((hl >> t) & 1)))
+            & ~(<unsigned int>1 << t)) == 0:
+        return 0
+    # the leader leads first: n1 rounds of the best suit for partner to ruff, n2 of
+    # partner's for the leader to ruff; the count (2 n2 + 1 or 2 n1) grows with both
+    for s in range(4):
+        x = ruff_rounds(c, L, P, s, -1)
+        if x > n1:
+            n1 = x
+        x = ruff_rounds(c, P, L, s, -1)
+        if x > n2:
+            n2 = x
+    if n1 > 0:
+        best = 2 * n2 + 1 if n1 > n2 else 2 * n1
+        qwr[0] = 0; qwr[1] = 0; qwr[2] = 0; qwr[3] = 0
+    if cross >= 0:
+        # after the trick to partner's top card of cross, partner leads first
+        n1 = 0
+        n2 = 0
+        for s in range(4):
+            x = ruff_rounds(c, L, P, s, cross)
+            if x > n1:
+                n1 = x
+            x = ruff_rounds(c, P, L, s, cross)
+            if x > n2:
+                n2 = x
+        k = 1 + (2 * n1 + 1 if n2 > n1 else 2 * n2)
+        if k > best:
+            best = k
+            qwr[0] = 0; qwr[1] = 0; qwr[2] = 0; qwr[3] = 0
+            qwr[cross] = <uint16_t>(1 << dd_highest(c.hold[P][cross]))
+    return best
+
+
 cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     """Sure tricks of the leader's side: the leader's cashable winners, or a low lead to
     partner's winner followed by partner's cashable winners, or top trumps in one hand.
@@ -792,6 +866,9 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
             w = dd_popcount(hp)
             a += n if n > w else w
     if a < want:
+        # tricks won in suits whose top card the side holds cannot reach it; ruffs may
+        if t < 4 and want <= RUFF_WANT_MAX:
+            return ruff_tricks(c, -1, qwr)
         return 0
     no_opp_trumps = t == 4 or (c.hold[lho][t] == 0 and c.hold[rho][t] == 0)
     a = cash_tricks(c, L, qwr)
@@ -866,6 +943,10 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
         if b > a or (b >= want and a >= want):
             qwr[0] = bwr[0]; qwr[1] = bwr[1]; qwr[2] = bwr[2]; qwr[3] = bwr[3]
             return b
+        if a < want <= RUFF_WANT_MAX:
+            b = ruff_tricks(c, cross, qwr)
+            if b >= want:
+                return b
     if a > want:
         if which == 2:
             # the suit played out by both hands stays whole
@@ -1014,6 +1095,8 @@ cdef enum:
     CUT_MASK = (1 << CUT_BITS) - 1
     # leads are probed (probe_lead) at trick starts with at least this many tricks left
     PROBE_TRICKS_LEFT = 10
+    # crossruffs are counted for the side on lead when it needs at most this many tricks
+    RUFF_WANT_MAX = 2
 
 cdef extern from *:
     """
@@ -1536,7 +1619,7 @@ cdef int ab(Ctx* c, int pos, int target, uint16_t* wr) noexcept nogil:
     cdef int first, lazy = 0, j, m, multi = 0
     cdef uint16_t below, forced = 0
     c.nodes += 1
-    if (c.nodes & SIGNAL_CHECK_MASK) == 0 and c.jump != NULL and dd_signal_raised():
+    if (c.nodes & SIGNAL_CHECK_MASK) == 0 and c.jump != NULL and (c.cancel or dd_signal_raised()):
         dd_leave(c.jump)
     if pos == 0:
         if c.ns_won >= target:
@@ -1909,6 +1992,17 @@ cdef class Engine:
         tt_clear(&self.ctx.tt)
         cut_clear(&self.ctx)
 
+    def cancel(self):
+        """Ask the search running on this engine (in any thread) to stop: it raises
+        KeyboardInterrupt within about 50 ms, as on Ctrl-C, and so does every later search
+        until :meth:`clear_cancel`.  Safe to call from another thread while a search runs
+        (:func:`ddsolver.solver.dd_tables` uses it to stop its workers on Ctrl-C)."""
+        self.ctx.cancel = 1
+
+    def clear_cancel(self):
+        """Let searches run again after :meth:`cancel`."""
+        self.ctx.cancel = 0
+
     def clear_cut_cache(self):
         """Empty the cut-off cache only (the cards that last cut off, kept to order moves;
         :meth:`set_position` does it when a position of another deal is loaded)."""
@@ -2141,6 +2235,9 @@ cdef class Engine:
         interrupting signal; then restore the position ``saved`` (taken before any change
         the caller made) and re-raise a signal handler's exception."""
         cdef int v, aborted = 0
+        if self.ctx.cancel:
+            self._restore(saved)
+            raise KeyboardInterrupt("search cancelled (Engine.cancel)")
         self.busy = 1
         try:
             with nogil:

@@ -317,6 +317,37 @@ def _table_worker(deal: Deal) -> DDTable:
     return _thread_solver().dd_table(deal)
 
 
+class _Stop:
+    """The workers of one threaded :func:`dd_tables` call: on an exception in the caller
+    (Ctrl-C) every solver running one of its tables is cancelled, and tables not started
+    are not begun."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.solvers: set = set()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for solver in self.solvers:
+                solver._engine.cancel()
+
+    def run(self, deal: Deal) -> DDTable:
+        solver = _thread_solver()
+        with self.lock:
+            if self.stopped:
+                raise KeyboardInterrupt("dd_tables interrupted")
+            self.solvers.add(solver)
+            solver._engine.clear_cancel()
+        try:
+            return solver.dd_table(deal)
+        finally:
+            with self.lock:
+                self.solvers.discard(solver)
+                solver._engine.clear_cancel()
+
+
 def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
               executor: Optional[Executor] = None, progress=None) -> List[DDTable]:
     """DD tables of many deals, in order.
@@ -330,6 +361,9 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
     :raises TypeError: if ``deals`` is a single Deal, a string or not iterable, or
         ``executor`` has no ``submit`` method.
     :raises ValueError: if ``threads`` is not a positive integer or None.
+    :raises KeyboardInterrupt: on Ctrl-C (or what a signal handler raises); on its own
+        threads the searches running stop within about 50 ms and no further table starts.
+        With an ``executor`` the tables already submitted run to their end.
     """
     if threads is not None and (not _is_integer(threads) or threads < 1):
         raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
@@ -351,10 +385,12 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
             out.append(t)
         return out
     own = executor is None
+    stop = _Stop() if own else None
     if own:
         executor = ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
+    futures: list = []
     try:
-        futures = [executor.submit(dd_table if not own else _table_worker, d) for d in deals]
+        futures = [executor.submit(dd_table if not own else stop.run, d) for d in deals]
         out = []
         for f in futures:
             t = f.result()
@@ -362,6 +398,14 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
                 progress(t)
             out.append(t)
         return out
+    except BaseException:
+        # Ctrl-C (or a failing table, or progress raising): stop the running searches
+        # (within about 50 ms) and the tables not started, then re-raise
+        if own:
+            stop.stop()
+            for f in futures:
+                f.cancel()
+        raise
     finally:
         if own:
             executor.shutdown(cancel_futures=True)

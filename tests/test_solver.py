@@ -334,6 +334,37 @@ def _check(pos: Position, expected: dict) -> None:
     assert values(memo_card_values(pos)) == expected   # minimax agrees with the comment
 
 
+def test_crossruff_counts_only_while_the_opponents_follow():
+    """Crossruffs (the sure-trick count of a side in a suit contract that ruffs back and
+    forth while both opponents must follow suit), spades trump, 4 tricks left::
+
+                 N  S 32  D 54
+        W  S A  H AK  D A       E  S K  H Q  D KQ
+                 S  S 54  H 54
+
+    South leads a heart for North to ruff, North a diamond for South to ruff: 2 tricks.
+    The third round fails: East (one heart) and West (one diamond) then ruff over.  Trump
+    leads give the same 2.  From North's lead the same.  With the opponents' trumps gone
+    (and their ace and king of spades replaced by low hearts and diamonds), South's heart
+    starts a crossruff of all 4 tricks; a trump lead first leaves 3."""
+    deal = "N:32..54. K.Q.KQ. 54.54.. A.AK.A."
+    _check(ending(deal, "S", "S"), {"S5": 2, "S4": 2, "H5": 2, "H4": 2})
+    _check(ending(deal, "S", "N"), {"S3": 2, "S2": 2, "D5": 2, "D4": 2})
+    _check(ending("N:32..54. .QJ.KQ. 54.54.. .AK.AJ.", "S", "S"),
+           {"S5": 3, "S4": 3, "H5": 4, "H4": 4})
+
+
+def test_crossruff_endings_against_minimax():
+    """Endings dealt from the trump suit and one or two side suits: voids and ruffs in
+    both directions, as in the crossruff count of the sure tricks."""
+    rng = random.Random(2468)
+    for i in range(80):
+        side = rng.sample([0, 1, 2], 1 + i % 2)
+        suits = [3] + side
+        pos = random_suit_ending(rng, 3 + i % 2, rng.randrange(4), suits, Strain.SPADES)
+        assert values(solve(pos)) == values(memo_card_values(pos)), pos
+
+
 def test_simple_squeeze_positional_against_west():
     """Simple squeeze, notrump, South to lead, 3 tricks left::
 
@@ -1161,6 +1192,61 @@ def test_ctrl_c_interrupts_a_long_search(method):
     rec = read_dds_file(DATA / "list100.txt")[5]
     pos = Position(rec.deal, Strain.NOTRUMP, Seat.EAST)
     assert solver.solve(pos) == Solver().solve(pos)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_threaded_dd_tables():
+    """SIGINT during dd_tables on two threads (the freak deal's tables take many seconds
+    each) stops both workers' searches: KeyboardInterrupt within a fraction of a second,
+    not after the running tables end; the module's solvers then work and are exact."""
+    import os
+    import signal
+    import threading
+    import time
+
+    freak = read_dds_file(DATA / "thomas1.txt")[0].deal
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            dd_tables([freak] * 4, threads=2)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 3.0
+    recs = read_dds_file(DATA / "list100.txt")[:4]
+    tables = dd_tables([r.deal for r in recs], threads=2)
+    assert all(np.array_equal(t.to_array(), r.table) for t, r in zip(tables, recs))
+
+
+def test_engine_cancel_stops_a_search_in_another_thread():
+    """Engine.cancel from another thread: the search raises KeyboardInterrupt at its next
+    check, later searches too until clear_cancel; then exact again."""
+    import threading
+    import time
+
+    freak = read_dds_file(DATA / "thomas1.txt")[0].deal
+    solver = Solver()
+    caught = []
+
+    def work():
+        try:
+            solver.solve_best(Position(freak, Strain.NOTRUMP, Seat.NORTH))
+        except KeyboardInterrupt:
+            caught.append(time.monotonic())
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    time.sleep(0.3)
+    asked = time.monotonic()
+    solver._engine.cancel()
+    thread.join(5.0)
+    assert caught and caught[0] - asked < 1.0
+    rec = read_dds_file(DATA / "list100.txt")[3]
+    with pytest.raises(KeyboardInterrupt):
+        solver.dd_table(rec.deal)
+    solver._engine.clear_cancel()
+    assert np.array_equal(solver.dd_table(rec.deal).to_array(), rec.table)
 
 
 def test_dd_tables_rejects_pbn_text_and_takes_numpy_threads():
