@@ -52,9 +52,16 @@ EXIT_INTERRUPTED = 130
 
 
 class CLIError(click.ClickException):
-    """Bad input or a file that cannot be read or written: message, exit code 2."""
+    """Bad input or a file that cannot be read or written: message, exit code 2.  A message
+    longer than 400 characters (one quoting a huge argument) keeps its start and end."""
 
     exit_code = 2
+
+    def __init__(self, message: str):
+        if len(message) > 400:
+            message = (f"{message[:240]} ... [{len(message) - 340} characters left out] ... "
+                       f"{message[-100:]}")
+        super().__init__(message)
 
 
 def _bridge_error(exc: BaseException, prefix: str = "") -> CLIError:

@@ -1997,7 +1997,10 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str
         ends, resolved tag values), announced by a ``% EXPORT`` line.
     :raises PBNError: for a tag that cannot be written (bad name, line break in a value).
     :raises TypeError: if ``games`` is not a PBNGame or an iterable of them.
+    :raises ValueError: if ``newline`` is not ``"\n"``, ``"\r\n"`` or ``"\r"``.
     """
+    if newline not in ("\n", "\r\n", "\r"):
+        raise ValueError(f"newline must be '\\n', '\\r\\n' or '\\r', got {newline!r}")
     if isinstance(games, PBNGame):
         games = [games]
     elif isinstance(games, (str, bytes)) or not isinstance(games, Iterable):
@@ -2028,9 +2031,15 @@ def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
     :param encoding: default Latin-1 (ISO 8859-1, the PBN character set) when every
         character fits, else UTF-8.  Ignored for text-mode files.
     :raises PBNError: for a tag that cannot be written.
-    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them.
+    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them, or
+        ``path_or_file`` is neither a path nor a file object with a ``write`` method.
+    :raises ValueError: for a ``newline`` other than ``"\n"``, ``"\r\n"`` or ``"\r"``.
     :raises OSError: if the file cannot be written.
     """
+    if not isinstance(path_or_file, (str, os.PathLike)) and not callable(
+            getattr(path_or_file, "write", None)):
+        raise TypeError(f"write_pbn needs a path or a writable file, got "
+                        f"{type(path_or_file).__name__}")
     text = dumps_pbn(games, newline=newline)
     if encoding is None:
         try:

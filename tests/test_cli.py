@@ -97,6 +97,14 @@ def test_table_text_rows_and_par():
     assert par_lines["All"] == ["NS", "2220", "NS", "7N="]
 
 
+def test_an_error_quoting_a_huge_argument_is_shortened():
+    result = run("table", "N:" + "A" * 100_000)
+    assert result.exit_code == 2
+    assert "must have 4 hands" in result.stderr
+    assert "characters left out" in result.stderr
+    assert len(result.stderr) < 1000
+
+
 def test_table_matches_solver_and_shows_symbols():
     result = run("table", SOLID)
     assert result.exit_code == 0

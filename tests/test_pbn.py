@@ -728,6 +728,23 @@ def test_write_pbn_rejects_what_is_not_games(tmp_path, games):
     assert not path.exists()
 
 
+@pytest.mark.parametrize("target", [None, 42, b"out.pbn"])
+def test_write_pbn_rejects_what_is_not_a_path_or_file(club, target):
+    with pytest.raises(TypeError, match="path or a writable file"):
+        write_pbn(club[:1], target)
+
+
+@pytest.mark.parametrize("newline", ["xx", "", "\n\n", None])
+def test_pbn_writers_reject_a_line_end_pbn_does_not_have(tmp_path, club, newline):
+    path = tmp_path / "out.pbn"
+    with pytest.raises(ValueError, match="newline"):
+        write_pbn(club[:1], path, newline=newline)
+    with pytest.raises(ValueError, match="newline"):
+        dumps_pbn(club[:1], newline=newline)
+    assert not path.exists()
+    assert parse_pbn(dumps_pbn(club[:2], newline="\r")) == club[:2]
+
+
 def test_write_pbn_to_file_objects(club):
     buf = io.StringIO()
     write_pbn(club[:2], buf, newline="\n")
