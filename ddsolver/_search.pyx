@@ -787,15 +787,29 @@ cdef inline int ruff_rounds(Ctx* c, int leader, int ruffer, int s, int cross) no
     return n if n > 0 else 0
 
 
+cdef inline void ruff_best(Ctx* c, int cross, int* n1, int* n2) noexcept nogil:
+    """The most rounds of ruffs (``ruff_rounds``) over the suits: ``n1`` of the leader's
+    leads for partner to ruff, ``n2`` of partner's leads for the leader to ruff."""
+    cdef int L = c.leader, P = (c.leader + 2) & 3, s, x
+    n1[0] = 0
+    n2[0] = 0
+    for s in range(4):
+        x = ruff_rounds(c, L, P, s, cross)
+        if x > n1[0]:
+            n1[0] = x
+        x = ruff_rounds(c, P, L, s, cross)
+        if x > n2[0]:
+            n2[0] = x
+
+
 cdef inline int ruff_tricks(Ctx* c, int cross, uint16_t* qwr) noexcept nogil:
-    """Sure tricks of the side on lead in a suit contract from a crossruff (0 when none;
-    DDS's QuickTricks also counts ruffs): the leader leads a suit partner ruffs, partner
-    one the leader ruffs, and so on, every ruff won while both opponents follow suit (or
-    hold no trump).  With ``cross`` >= 0 (the caller's low lead to partner's top card of
-    that suit, won by partner) the crossruff starts with that trick and partner's lead.
-    ``qwr`` gets the relied-on cards: partner's top card of ``cross``, or none."""
-    cdef int L = c.leader, P = (c.leader + 2) & 3, s, n1 = 0, n2 = 0, k, best = 0, t = c.trump
-    cdef int x
+    """Sure tricks of the side on lead in a suit contract from a crossruff (0 when none):
+    the leader leads a suit partner ruffs, partner one the leader ruffs, and so on, every
+    ruff won while both opponents follow suit (or hold no trump).  With ``cross`` >= 0
+    (the caller's low lead to partner's top card of that suit, won by partner) the
+    crossruff may also start with that trick and partner's lead.  ``qwr`` gets the
+    relied-on cards: partner's top card of ``cross``, or none."""
+    cdef int L = c.leader, P = (c.leader + 2) & 3, n1, n2, k, best = 0, t = c.trump
     cdef unsigned int hl, hp
     # most positions have no side suit one hand of the side holds and the other, holding a
     # trump, is void in: nothing to count (tested without a branch per suit)
@@ -806,29 +820,14 @@ cdef inline int ruff_tricks(Ctx* c, int cross, uint16_t* qwr) noexcept nogil:
     if ((((hl & ~hp) * ((hp >> t) & 1)) | ((hp & ~hl) * ((hl >> t) & 1)))
             & ~(<unsigned int>1 << t)) == 0:
         return 0
-    # the leader leads first: n1 rounds of the best suit for partner to ruff, n2 of
-    # partner's for the leader to ruff; the count (2 n2 + 1 or 2 n1) grows with both
-    for s in range(4):
-        x = ruff_rounds(c, L, P, s, -1)
-        if x > n1:
-            n1 = x
-        x = ruff_rounds(c, P, L, s, -1)
-        if x > n2:
-            n2 = x
+    # the leader leads first: the count (2 n2 + 1 or 2 n1) grows with both
+    ruff_best(c, -1, &n1, &n2)
     if n1 > 0:
         best = 2 * n2 + 1 if n1 > n2 else 2 * n1
         qwr[0] = 0; qwr[1] = 0; qwr[2] = 0; qwr[3] = 0
     if cross >= 0:
         # after the trick to partner's top card of cross, partner leads first
-        n1 = 0
-        n2 = 0
-        for s in range(4):
-            x = ruff_rounds(c, L, P, s, cross)
-            if x > n1:
-                n1 = x
-            x = ruff_rounds(c, P, L, s, cross)
-            if x > n2:
-                n2 = x
+        ruff_best(c, cross, &n1, &n2)
         k = 1 + (2 * n1 + 1 if n2 > n1 else 2 * n2)
         if k > best:
             best = k

@@ -385,12 +385,11 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
             out.append(t)
         return out
     own = executor is None
-    stop = _Stop() if own else None
     if own:
+        stop = _Stop()
         executor = ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
-    futures: list = []
     try:
-        futures = [executor.submit(dd_table if not own else stop.run, d) for d in deals]
+        futures = [executor.submit(stop.run if own else dd_table, d) for d in deals]
         out = []
         for f in futures:
             t = f.result()
@@ -400,11 +399,9 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
         return out
     except BaseException:
         # Ctrl-C (or a failing table, or progress raising): stop the running searches
-        # (within about 50 ms) and the tables not started, then re-raise
+        # within about 50 ms; shutdown below cancels the tables not started
         if own:
             stop.stop()
-            for f in futures:
-                f.cancel()
         raise
     finally:
         if own:
