@@ -2,6 +2,7 @@
 
     python benchmarks/proof_walk.py --set random --deal 90 --strain NT --leader E --target 1
                                     [--steps 12]
+    python benchmarks/proof_walk.py --position 93 --target 9     # a line of solve_positions.jsonl
 
 At each step the position (a trick start or partway through a trick) is searched fresh by
 both solvers with the same question, "do North-South reach ``target`` of the tricks left
@@ -19,6 +20,7 @@ the ones ``compare_dds.py`` uses.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -68,20 +70,37 @@ class Walker:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", choices=("list100", "random"), default="random")
-    ap.add_argument("--deal", type=int, required=True, help="index in the set (0-based)")
+    ap.add_argument("--deal", type=int, default=None, help="index in the set (0-based)")
+    ap.add_argument("--position", type=int, default=None,
+                    help="start instead from line K (0-based) of solve_positions.jsonl "
+                         "(its strain, leader and trick so far; --set, --deal, --strain and "
+                         "--leader are then ignored)")
     ap.add_argument("--strain", default="NT", help="C, D, H, S or NT")
     ap.add_argument("--leader", default="E", help="the opening leader: N, E, S or W")
     ap.add_argument("--target", type=int, required=True, help="N-S tricks asked for, 1..13")
     ap.add_argument("--steps", type=int, default=12, help="cards to walk down")
     args = ap.parse_args(argv)
-    if args.set == "list100":
-        deal = read_dds_file(DATA / "list100.txt")[args.deal].deal
+    if (args.deal is None) == (args.position is None):
+        ap.error("give one of --deal and --position")
+    if args.position is not None:
+        with open(DATA / "solve_positions.jsonl") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
+        row = rows[args.position]
+        masks = [Hand.from_pbn(row["remaining"][s]).mask for s in "NESW"]
+        trump = int(Strain.from_str(row["trump"]))
+        leader = int(Seat.from_str(row["leader"]))
+        trick = [(int(c.suit), int(c.rank)) for c in map(Card.from_str, row["current_trick"])]
+        tricks_left = bin(masks[leader]).count("1") + (1 if trick else 0)
     else:
-        deal = random_deals(2026, 200)[args.deal]
-    trump = int(Strain.from_str(args.strain))
-    leader = int(Seat.from_str(args.leader))
+        if args.set == "list100":
+            deal = read_dds_file(DATA / "list100.txt")[args.deal].deal
+        else:
+            deal = random_deals(2026, 200)[args.deal]
+        trump = int(Strain.from_str(args.strain))
+        leader = int(Seat.from_str(args.leader))
+        masks, trick, tricks_left = list(deal.masks()), [], 13
     walker = Walker(trump)
-    masks, trick, tricks_left, ns_target = list(deal.masks()), [], 13, args.target
+    ns_target = args.target
     for step in range(args.steps):
         answer, ours, dds = walker.nodes(masks, leader, trick, ns_target, tricks_left)
         hands = "  ".join(f"{Seat(h).name[0]} {Hand(masks[h]).to_pbn()}" for h in range(4))

@@ -1831,18 +1831,27 @@ cdef int ns_value(Ctx* c, int pos, int guess) noexcept nogil:
     return lo
 
 
-cdef int estimate_ns(Ctx* c) noexcept nogil:
-    """A first guess at N-S's tricks among the ``c.tl`` tricks left (trick start), for the
-    driver's first target: a least-squares fit on the 10,000 DD results of
-    tests/data/dd_tables.jsonl (500 deals x 20) of N-S tricks against N-S's share of the
-    high-card points (A 4, K 3, Q 2, J 1) and, in a suit contract, of the trumps, plus the
-    lead.  Rounded, its mean error there is 0.92 tricks (the middle value: 2.29)."""
-    cdef int h, s, r, ns_hcp = 0, all_hcp = 0, p, ns_t = 0, all_t = 0
+cdef int estimate_ns(Ctx* c, int pos) noexcept nogil:
+    """A first guess at N-S's tricks among the ``c.tl`` tricks left (the current one
+    included), for the driver's first target, from the cards held at the start of the
+    current trick (the ``pos`` cards already played to it given back to their players): a
+    least-squares fit on the 10,000 DD results of tests/data/dd_tables.jsonl (500 deals x
+    20) of N-S tricks against N-S's share of the high-card points (A 4, K 3, Q 2, J 1) and,
+    in a suit contract, of the trumps, plus the lead.  Rounded, its mean error there is 0.92
+    tricks (the middle value: 2.29).  Partway through a trick it replaced the middle value
+    (benchmarks/NOTES.md: -4 to -6 % nodes on 1,400 such single solves)."""
+    cdef int h, s, r, ns_hcp = 0, all_hcp = 0, p, ns_t = 0, all_t = 0, i
     cdef double est, fit
+    cdef uint16_t held[4][4]
+    for h in range(4):
+        for s in range(4):
+            held[h][s] = c.hold[h][s]
+    for i in range(pos):
+        held[(c.leader + i) & 3][c.trick_suit[c.tl][i]] |= <uint16_t>(1 << c.trick_rank[c.tl][i])
     for h in range(4):
         for s in range(4):
             for r in range(11, 15):
-                if (c.hold[h][s] >> r) & 1:
+                if (held[h][s] >> r) & 1:
                     p = r - 10
                     all_hcp += p
                     if (h & 1) == 0:
@@ -1850,7 +1859,7 @@ cdef int estimate_ns(Ctx* c) noexcept nogil:
     est = 0.5055 * c.tl + 0.415 * (ns_hcp - 0.5 * all_hcp)
     if c.trump < 4:
         for h in range(4):
-            p = dd_popcount(c.hold[h][c.trump])
+            p = dd_popcount(held[h][c.trump])
             all_t += p
             if (h & 1) == 0:
                 ns_t += p
@@ -2211,7 +2220,7 @@ cdef class Engine:
         """Exact N-S tricks among the tricks left (the current one included).
 
         ``guess`` is the driver's first target; -1: an estimate from the high cards and
-        trumps at a trick start (``estimate_ns``), the middle value mid-trick.  Any guess
+        trumps at the start of the current trick (``estimate_ns``).  Any guess
         gives the same answer; a close one saves searches.
 
         :raises TypeError: if ``guess`` is not an integer.
@@ -2225,7 +2234,7 @@ cdef class Engine:
         if self.ctx.tl == 0:
             return 0
         if g < 0:
-            g = estimate_ns(&self.ctx) if self.pos == 0 else (self.ctx.tl + 1) // 2
+            g = estimate_ns(&self.ctx, self.pos)
         memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
         return self._search(&saved, ns_value_v, self.pos, g)
 
@@ -2307,7 +2316,7 @@ cdef class Engine:
         if self.ctx.tl == 0:
             self._restore(&saved)
             return won
-        g = estimate_ns(&self.ctx) if g < 0 else g - won
+        g = estimate_ns(&self.ctx, newpos) if g < 0 else g - won
         return self._search(&saved, ns_value_v, newpos, g) + won
 
     def groups(self):
