@@ -77,7 +77,11 @@ def main(argv=None) -> int:
                          "--leader are then ignored)")
     ap.add_argument("--strain", default="NT", help="C, D, H, S or NT")
     ap.add_argument("--leader", default="E", help="the opening leader: N, E, S or W")
-    ap.add_argument("--target", type=int, required=True, help="N-S tricks asked for, 1..13")
+    ap.add_argument("--target", type=int, required=True,
+                    help="N-S tricks asked for among the tricks left at the start, 1..13")
+    ap.add_argument("--play", default="",
+                    help="cards played from the start before the walk begins, in order, "
+                         "e.g. 'D6 DK D3 C7' (each by the player to move)")
     ap.add_argument("--steps", type=int, default=12, help="cards to walk down")
     args = ap.parse_args(argv)
     if (args.deal is None) == (args.position is None):
@@ -101,6 +105,19 @@ def main(argv=None) -> int:
         masks, trick, tricks_left = list(deal.masks()), [], 13
     walker = Walker(trump)
     ns_target = args.target
+    for text in args.play.split():
+        card = Card.from_str(text)
+        mover = (leader + len(trick)) & 3
+        bit = 1 << (16 * int(card.suit) + int(card.rank))
+        if not masks[mover] & bit:
+            ap.error(f"--play: {text} is not held by the player to move ({Seat(mover).name})")
+        masks[mover] &= ~bit
+        trick = trick + [(int(card.suit), int(card.rank))]
+        if len(trick) == 4:
+            leader = trick_winner(trick, leader, trump)
+            trick, tricks_left = [], tricks_left - 1
+            if leader % 2 == 0:
+                ns_target -= 1
     for step in range(args.steps):
         answer, ours, dds = walker.nodes(masks, leader, trick, ns_target, tricks_left)
         hands = "  ".join(f"{Seat(h).name[0]} {Hand(masks[h]).to_pbn()}" for h in range(4))
