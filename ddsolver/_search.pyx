@@ -1126,7 +1126,7 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
     first; ``multi`` is set when a group has more than one card."""
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, i, j
     cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
-    cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size, force_rank = -1, size_w
+    cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size, force_rank = -1, size_w, pv
     cdef int top_of[4]
     cdef int w_top[4]
     cdef int w_low[4]
@@ -1227,17 +1227,20 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
             size = size_w * (k if k else c.tl)
             k = dd_popcount(c.hold[rho][s])
             size += size_w * (k if k else c.tl)
+            pv = 0
             if c.hold[pard][s] == 0 and trump == 4:
                 # in notrump a void partner also chooses among all its cards (and cannot
-                # win the trick)
-                size += size_w * c.tl
+                # win the trick); not counted against the suit's top card (a winner cashed:
+                # benchmarks/NOTES.md, -2 to -5 % nodes on notrump solves)
+                pv = size_w * c.tl
+                size += pv
             # a winner: cash it unless an opponent can ruff
             if (trump < 4 and s != trump and
                     ((c.hold[lho][s] == 0 and c.hold[lho][trump] != 0) or
                      (c.hold[rho][s] == 0 and c.hold[rho][trump] != 0))):
                 w_top[s] = 20 - size
             else:
-                w_top[s] = 100 + dd_popcount(c.hold[seat][s]) - size
+                w_top[s] = 100 + dd_popcount(c.hold[seat][s]) - (size - pv)
             if c.hold[pard][s] and dd_highest(c.hold[pard][s]) == top_of[s]:
                 w_low[s] = 70 - size
                 if trump == 4:
