@@ -4,12 +4,12 @@ The reader takes PBN *import format* (PBN 2.1, section 2.1) as real programs wri
 several games per file separated by semi-empty lines (section 3), ``%`` escape lines
 (2.4), ``{}`` comments over several lines and ``;`` rest-of-line comments (3.8), tag pairs
 with stray white space such as ``[ Auction "E"]`` or spanning lines (3.3), CRLF or LF line
-ends, UTF-8 with or without BOM or Latin-1 (2.2), ``#``/``##`` inherited tag values (4.8),
-auction sections with ``=n=`` note references, ``[Note "n:text"]`` tags, NAGs, suffixes,
-``AP``, ``*``, ``+`` and ``-`` (3.5, 3.7), play sections laid out trick by trick with
-``-``, ``+`` and ``*`` (3.6), irregularities ``^I ^S ^R ^L`` (3.9), end positions (3.10) and
-supplemental sections such as ``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which
-are kept verbatim.
+ends, UTF-8 with or without BOM, UTF-16 with a BOM, or Latin-1 (2.2), ``#``/``##``
+inherited tag values (4.8), auction sections with ``=n=`` note references,
+``[Note "n:text"]`` tags, NAGs, suffixes, ``AP``, ``*``, ``+`` and ``-`` (3.5, 3.7), play
+sections laid out trick by trick with ``-``, ``+`` and ``*`` (3.6), irregularities
+``^I ^S ^R ^L`` (3.9), end positions (3.10) and supplemental sections such as
+``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which are kept verbatim.
 
 Each game becomes a :class:`PBNGame`: its tags in file order (:class:`Tag`: name, value,
 the section lines after it and the comments after it), plus parsed views
@@ -1938,7 +1938,8 @@ def read_pbn(source: PathOrFile | bytes) -> list[PBNGame]:
     """Read PBN games from a path, a file object, bytes, or PBN text.
 
     A ``str`` is taken as PBN text when it contains a line break, or a ``[`` and names no
-    existing file; otherwise as a path.  Bytes and files are decoded as UTF-8 (BOM or not) or else Latin-1.
+    existing file; otherwise as a path.  Bytes and files are decoded as UTF-8 (BOM or not), as
+    UTF-16 after a UTF-16 byte-order mark, or else as Latin-1.
 
     :returns: the games (see :func:`parse_pbn`).
     :raises PBNError: for malformed input (the message starts with the file name).
@@ -1997,7 +1998,7 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str
         ends, resolved tag values), announced by a ``% EXPORT`` line.
     :raises PBNError: for a tag that cannot be written (bad name, line break in a value).
     :raises TypeError: if ``games`` is not a PBNGame or an iterable of them.
-    :raises ValueError: if ``newline`` is not ``"\n"``, ``"\r\n"`` or ``"\r"``.
+    :raises ValueError: if ``newline`` is not ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
     """
     if newline not in ("\n", "\r\n", "\r"):
         raise ValueError(f"newline must be '\\n', '\\r\\n' or '\\r', got {newline!r}")
@@ -2033,7 +2034,7 @@ def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
     :raises PBNError: for a tag that cannot be written.
     :raises TypeError: if ``games`` is not a PBNGame or an iterable of them, or
         ``path_or_file`` is neither a path nor a file object with a ``write`` method.
-    :raises ValueError: for a ``newline`` other than ``"\n"``, ``"\r\n"`` or ``"\r"``.
+    :raises ValueError: for a ``newline`` other than ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
     :raises OSError: if the file cannot be written.
     """
     if not isinstance(path_or_file, (str, os.PathLike)) and not callable(
