@@ -608,7 +608,9 @@ def _default_output(path: str) -> str:
 @click.option("--check", is_flag=True,
               help="Compare with the DoubleDummyTricks, OptimumResultTable, OptimumScore "
                    "and ParContract tags already in the file; list every difference and "
-                   "exit with 1 if there is one.")
+                   "exit with 1 if there is one.  When no board has such tags nothing is "
+                   "compared: the summary line says so, also with -q, and the exit "
+                   "status stays 0.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON summary on stdout: per board the table and par (and the "
                    "check result).")
@@ -696,7 +698,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
         _write_output(games, output, newline)
 
     skipped = len(reports) - len(todo)
-    if not quiet or (check and mismatched):
+    checked = sum(1 for r in todo if r.check in ("ok", "mismatch"))
+    if not quiet or (check and (mismatched or checked == 0)):
         where = "" if output in (None, "-") else f" -> {output}"
         msg = (f"analysed {len(todo)} of {len(reports)} board(s) ({len(unique)} distinct "
                f"deal(s)) in {elapsed:.1f} s{where}")
@@ -704,7 +707,6 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
             msg += f"; {skipped} skipped"
         click.echo(msg, err=True)
         if check:
-            checked = sum(1 for r in todo if r.check in ("ok", "mismatch"))
             unchecked = sum(1 for r in todo if r.check == "unchecked")
             text = (f"check: {checked} board(s) compared, {mismatched} with differences"
                     + (f", {unchecked} without analysis tags" if unchecked else ""))

@@ -366,6 +366,18 @@ def test_analyse_check_without_tags_is_not_a_failure(small_pbn: Path):
     assert "0 board(s) compared, 0 with differences, 2 without analysis tags" in result.stderr
 
 
+def test_analyse_check_quiet_still_says_nothing_was_compared(small_pbn: Path, tmp_path: Path):
+    # with -q a script must still learn that --check verified nothing
+    result = run("analyse", small_pbn, "--check", "-q")
+    assert result.exit_code == 0
+    assert "0 board(s) compared, 0 with differences, 2 without analysis tags" in result.stderr
+    # boards that were compared and agree stay silent with -q
+    analysed = tmp_path / "analysed.pbn"
+    assert run("analyse", small_pbn, "-o", analysed, "-q").exit_code == 0
+    quiet_ok = run("analyse", analysed, "--check", "-q")
+    assert quiet_ok.exit_code == 0 and "compared" not in quiet_ok.stderr
+
+
 def test_analyse_malformed_pbn_exit_2_and_nothing_written(tmp_path: Path):
     bad = write(tmp_path / "bad.pbn", pbn_game(1, TOPS), '[Board "2"]\n[Deal "N:AKQ.x"\n')
     out = tmp_path / "out.pbn"
