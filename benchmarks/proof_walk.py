@@ -20,12 +20,12 @@ the ones ``compare_dds.py`` uses.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_sets import load_positions, position_item  # noqa: E402
 from benchmarks.dds_ctypes import DDS  # noqa: E402
 from ddsolver._search import Engine  # noqa: E402
 from ddsolver.cards import Card, Strain, Suit  # noqa: E402
@@ -87,13 +87,13 @@ def main(argv=None) -> int:
     if (args.deal is None) == (args.position is None):
         ap.error("give one of --deal and --position")
     if args.position is not None:
-        with open(DATA / "solve_positions.jsonl") as fh:
-            rows = [json.loads(line) for line in fh if line.strip()]
-        row = rows[args.position]
-        masks = [Hand.from_pbn(row["remaining"][s]).mask for s in "NESW"]
-        trump = int(Strain.from_str(row["trump"]))
-        leader = int(Seat.from_str(row["leader"]))
-        trick = [(int(c.suit), int(c.rank)) for c in map(Card.from_str, row["current_trick"])]
+        rows = load_positions()
+        if not 0 <= args.position < len(rows):
+            ap.error(f"--position must lie in 0..{len(rows) - 1}")
+        item = position_item(rows[args.position])
+        masks = list(item.masks)
+        trump, leader = int(item.trump), int(item.leader)
+        trick = [(int(c.suit), int(c.rank)) for c in item.trick]
         tricks_left = bin(masks[leader]).count("1") + (1 if trick else 0)
     else:
         if args.set == "list100":
