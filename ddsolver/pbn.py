@@ -2035,6 +2035,7 @@ def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
     :raises TypeError: if ``games`` is not a PBNGame or an iterable of them, or
         ``path_or_file`` is neither a path nor a file object with a ``write`` method.
     :raises ValueError: for a ``newline`` other than ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
+    :raises LookupError: for an ``encoding`` Python does not know (nothing is written).
     :raises OSError: if the file cannot be written.
     """
     if not isinstance(path_or_file, (str, os.PathLike)) and not callable(
