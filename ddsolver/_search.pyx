@@ -1486,10 +1486,10 @@ cdef inline uint64_t cut_key(Ctx* c, int pos, int seat, int need) noexcept nogil
     (an idea of H. Xue's bridge solver; our own keys).  ``need``: N-S tricks still needed.
 
     Lead: the leader's hand, the parity of partner's suit lengths and, in a suit contract,
-    ``need``.  Following suit: the cards of the suit led in play at the trick start, the
-    card winning so far and the leader.  Discarding or ruffing: the hand, who wins so far
-    (notrump) or the winning card and ``need`` (suit contract).  Always the trump strain and
-    the position in the trick."""
+    ``need`` and the trump lengths of the other three hands.  Following suit: the cards of
+    the suit led in play at the trick start, the card winning so far and the leader.
+    Discarding or ruffing: the hand, who wins so far (notrump) or the winning card and
+    ``need`` (suit contract).  Always the trump strain and the position in the trick."""
     cdef uint64_t k, x, h
     cdef int ls, i, p
     if pos == 0:
@@ -1498,7 +1498,10 @@ cdef inline uint64_t cut_key(Ctx* c, int pos, int seat, int need) noexcept nogil
         x = ((dd_popcount(c.hold[p][0]) & 1) | ((dd_popcount(c.hold[p][1]) & 1) << 1)
              | ((dd_popcount(c.hold[p][2]) & 1) << 2) | ((dd_popcount(c.hold[p][3]) & 1) << 3))
         if c.trump < 4:
-            x |= <uint64_t>need << 4
+            # need, and the trump lengths of the other three hands (who can ruff)
+            x |= (<uint64_t>need << 4) | (<uint64_t>dd_popcount(c.hold[p][c.trump]) << 12)
+            x |= <uint64_t>dd_popcount(c.hold[(seat + 1) & 3][c.trump]) << 16
+            x |= <uint64_t>dd_popcount(c.hold[(seat + 3) & 3][c.trump]) << 20
         x |= <uint64_t>seat << 10
     else:
         ls = c.trick_suit[c.tl][0]
