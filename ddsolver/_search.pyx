@@ -1485,8 +1485,8 @@ cdef inline uint64_t cut_key(Ctx* c, int pos, int seat, int need) noexcept nogil
     """Hash of what the card that cut off last time depends on most, for the cut-off cache
     (an idea of H. Xue's bridge solver; our own keys).  ``need``: N-S tricks still needed.
 
-    Lead: the leader's hand, the parity of partner's suit lengths and, in a suit contract,
-    ``need`` and the trump lengths of the other three hands.  Following suit: the cards of
+    Lead: the leader's hand, the parity of partner's suit lengths, ``need`` and, in a suit
+    contract, the trump lengths of the other three hands.  Following suit: the cards of
     the suit led in play at the trick start, the card winning so far and the leader.
     Discarding or ruffing: the hand, who wins so far (notrump) or the winning card and
     ``need`` (suit contract).  Always the trump strain and the position in the trick."""
@@ -1497,9 +1497,10 @@ cdef inline uint64_t cut_key(Ctx* c, int pos, int seat, int need) noexcept nogil
         k = hand64(c, seat)
         x = ((dd_popcount(c.hold[p][0]) & 1) | ((dd_popcount(c.hold[p][1]) & 1) << 1)
              | ((dd_popcount(c.hold[p][2]) & 1) << 2) | ((dd_popcount(c.hold[p][3]) & 1) << 3))
+        x |= <uint64_t>need << 4
         if c.trump < 4:
-            # need, and the trump lengths of the other three hands (who can ruff)
-            x |= (<uint64_t>need << 4) | (<uint64_t>dd_popcount(c.hold[p][c.trump]) << 12)
+            # the trump lengths of the other three hands (who can ruff)
+            x |= <uint64_t>dd_popcount(c.hold[p][c.trump]) << 12
             x |= <uint64_t>dd_popcount(c.hold[(seat + 1) & 3][c.trump]) << 16
             x |= <uint64_t>dd_popcount(c.hold[(seat + 3) & 3][c.trump]) << 20
         x |= <uint64_t>seat << 10
