@@ -615,7 +615,8 @@ def _default_output(path: str) -> str:
               help="Print a JSON summary on stdout: per board the table and par (and the "
                    "check result).")
 @click.option("--quiet", "-q", is_flag=True,
-              help="No progress bar, no notes; problems and differences are still shown.")
+              help="No progress bar, no notes; problems, the reader's warnings and "
+                   "differences are still shown.")
 def analyse_command(input_path: str, output: str | None, fmt: str, threads: int | None,
                     check: bool, as_json: bool, quiet: bool) -> None:
     """Add double-dummy tables and par to every board of a PBN or LIN file.
@@ -654,6 +655,10 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
 
     reports = [_prepare(g) for g in games]
     for r in reports:
+        # what the reader tolerated in the input (a repeated tag dropped, a game without
+        # an empty line before it): shown also with -q
+        for w in getattr(r.game, "warnings", ()):
+            click.echo(f"{r.label}: warning: {w}", err=True)
         if r.skipped is not None:
             click.echo(f"{r.label}: skipped: {r.skipped}", err=True)
         elif not quiet:

@@ -1,15 +1,16 @@
 """PBN 2.1 (Portable Bridge Notation) reader and writer.
 
 The reader takes PBN *import format* (PBN 2.1, section 2.1) as real programs write it:
-several games per file separated by semi-empty lines (section 3), ``%`` escape lines
-(2.4), ``{}`` comments over several lines and ``;`` rest-of-line comments (3.8), tag pairs
-with stray white space such as ``[ Auction "E"]`` or spanning lines (3.3), CRLF or LF line
-ends, UTF-8 with or without BOM, UTF-16 with a BOM, or Latin-1 (2.2), ``#``/``##``
-inherited tag values (4.8), auction sections with ``=n=`` note references,
-``[Note "n:text"]`` tags, NAGs, suffixes, ``AP``, ``*``, ``+`` and ``-`` (3.5, 3.7), play
-sections laid out trick by trick with ``-``, ``+`` and ``*`` (3.6), irregularities
-``^I ^S ^R ^L`` (3.9), end positions (3.10) and supplemental sections such as
-``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which are kept verbatim.
+several games per file separated by semi-empty lines (section 3; a second ``Event`` or
+``Board`` tag with no empty line before it also starts a new game, with a warning), ``%``
+escape lines (2.4), ``{}`` comments over several lines and ``;`` rest-of-line comments
+(3.8), tag pairs with stray white space such as ``[ Auction "E"]`` or spanning lines
+(3.3), CRLF or LF line ends, UTF-8 with or without BOM, UTF-16 with a BOM, or Latin-1
+(2.2), ``#``/``##`` inherited tag values (4.8), auction sections with ``=n=`` note
+references, ``[Note "n:text"]`` tags, NAGs, suffixes, ``AP``, ``*``, ``+`` and ``-`` (3.5,
+3.7), play sections laid out trick by trick with ``-``, ``+`` and ``*`` (3.6),
+irregularities ``^I ^S ^R ^L`` (3.9), end positions (3.10) and supplemental sections such
+as ``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which are kept verbatim.
 
 Each game becomes a :class:`PBNGame`: its tags in file order (:class:`Tag`: name, value,
 the section lines after it and the comments after it), plus parsed views
@@ -84,6 +85,10 @@ MANDATORY_TAGS = (
     "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
     "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result",
 )
+
+#: Tags that, met a second time in a game, start the next game: a file whose games are
+#: not separated by empty lines (PBN 2.1, section 3) would otherwise lose all but the first.
+_GAME_START_TAGS = frozenset(["Event", "Board"])
 
 #: Tags whose value may not be inherited with ``#`` or ``##`` (PBN 2.1, section 4.8).
 _NO_INHERIT = frozenset(
@@ -339,9 +344,9 @@ class PBNGame:
     :ivar preamble: comments before the first tag, verbatim.
     :ivar escapes: the ``%`` escape lines met in the game (PBN 2.1, section 2.4), except
         the ``% PBN x.y`` and ``% EXPORT`` lines, which the writer makes itself.
-    :ivar warnings: what the reader tolerated (an ignored repeated tag, a note reference
-        without its Note tag, a Contract tag that differs from the auction...), as
-        sentences.
+    :ivar warnings: what the reader tolerated (an ignored repeated tag, no empty line
+        before the game, a note reference without its Note tag, a Contract tag that
+        differs from the auction...), as sentences.
     :ivar index: 1-based position of the game in its file (``None`` if built in code).
     :ivar line: line of the game's first tag in its file.
     :ivar claim: tricks claimed by declarer in all (LIN ``mc``), else ``None``.
@@ -1683,6 +1688,7 @@ class _Reader:
         self.games: list[PBNGame] = []
         self.sticky: dict[str, str] = {}
         self.last_value: dict[str, str] = {}
+        self.pending: list[str] = []     # warnings for the next game finished
 
     def line_of(self, pos: int) -> int:
         return bisect_right(self.line_starts, pos)
@@ -1755,7 +1761,18 @@ class _Reader:
             elif ch == "[":
                 if tags:
                     tags[-1].end = pos
+                start = pos
                 tag, pos = self.read_tag(pos, game_start)
+                if tag.name in _GAME_START_TAGS and any(t.name == tag.name for t in tags):
+                    # Games are separated by an empty line (PBN 2.1, section 3); a second
+                    # Event or Board tag without one starts the next game rather than
+                    # being dropped as a repeat.
+                    self.finish(tags, preamble, escapes)
+                    tags, preamble, escapes = [], [], []
+                    game_start = start
+                    self.pending.append(f"line {tag.line}: a new game read from tag "
+                                        f"{tag.name} (no empty line before it; PBN 2.1, "
+                                        f"section 3)")
                 tags.append(tag)
             elif ch == "]":
                 raise self.error(pos, game_start, "']' without a tag opened by '['")
@@ -1872,6 +1889,9 @@ class _Reader:
         game.index = len(self.games) + 1
         game.line = raws[0].line
         game.source = self.source
+        for message in self.pending:
+            game._warn(message)
+        self.pending = []
         seen: set = set()
         for raw in raws:
             tag = Tag(raw.name, raw.value, line=raw.line)

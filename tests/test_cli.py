@@ -378,6 +378,22 @@ def test_analyse_check_quiet_still_says_nothing_was_compared(small_pbn: Path, tm
     assert quiet_ok.exit_code == 0 and "compared" not in quiet_ok.stderr
 
 
+def test_analyse_reads_games_without_empty_lines_and_says_so(tmp_path: Path):
+    # no empty line between the games: both boards analysed, the reader's warning shown
+    # (also with -q) instead of board 2 being dropped in silence
+    src = tmp_path / "noblank.pbn"
+    src.write_text(pbn_game(1, TOPS) + pbn_game(2, SOLID, dealer="E"), encoding="latin-1")
+    out = tmp_path / "out.pbn"
+    result = run("analyse", src, "-o", out, "-q")
+    assert result.exit_code == 0
+    assert "board 2: warning: line 7: a new game read from tag Event" in result.stderr
+    games = read_pbn(out)
+    assert [g.board for g in games] == [1, 2]
+    assert games[1].dealer == E
+    # SOLID: North holds the 13 spades and takes them all as declarer in spades
+    assert dd_tricks_from_pbn(games[1].tag("DoubleDummyTricks").value)[(Strain.SPADES, N)] == 13
+
+
 def test_analyse_malformed_pbn_exit_2_and_nothing_written(tmp_path: Path):
     bad = write(tmp_path / "bad.pbn", pbn_game(1, TOPS), '[Board "2"]\n[Deal "N:AKQ.x"\n')
     out = tmp_path / "out.pbn"

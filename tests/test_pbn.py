@@ -627,9 +627,24 @@ def test_no_game_is_dropped_and_fragments_count():
 
 
 def test_repeated_tag_is_ignored_with_a_warning():
-    g = parse_pbn('[Board "1"]\n[Board "2"]\n')[0]
-    assert g.board == 1 and len(g.tag_list) == 1
-    assert "repeated tag Board ignored" in g.warnings[0]
+    g = parse_pbn('[Board "1"]\n[Dealer "N"]\n[Dealer "E"]\n')[0]
+    assert g.board == 1 and [t.value for t in g.tag_list] == ["1", "N"]
+    assert "repeated tag Dealer ignored" in g.warnings[0]
+
+
+def test_games_without_an_empty_line_between_them_are_all_read():
+    # a second Board or Event tag starts the next game (PBN 2.1 separates games by an
+    # empty line; a file without them must not lose its later boards)
+    games = parse_pbn('[Board "1"]\n[Dealer "N"]\n[Board "2"]\n[Dealer "E"]\n'
+                      '[Board "3"]\n[Dealer "S"]\n')
+    assert [(g.board, g.tag("Dealer").value) for g in games] == [(1, "N"), (2, "E"),
+                                                                  (3, "S")]
+    assert games[0].warnings == []
+    assert "line 3: a new game read from tag Board" in games[1].warnings[0]
+    assert "line 5" in games[2].warnings[0]
+    games = parse_pbn('[Event "A"]\n[Board "1"]\n[Event "A"]\n[Board "2"]\n')
+    assert [g.board for g in games] == [1, 2]
+    assert "from tag Event" in games[1].warnings[0]
 
 
 # --------------------------------------------------------------------------------------
