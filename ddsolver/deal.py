@@ -7,8 +7,8 @@ high to low, an empty field for a void, and ``-`` for an unknown hand.
 
 from __future__ import annotations
 
+import numbers
 import operator
-
 import random
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -360,7 +360,14 @@ def random_deal(rng: "random.Random | int | None" = None) -> Deal:
 def random_deals(seed: int, count: int) -> list:
     """The first ``count`` deals of the stream ``random.Random(seed)`` (see
     :func:`random_deal`).  ``random_deals(1, 500)`` are the deals of the DDS reference
-    tables."""
+    tables.
+
+    :raises TypeError: if ``count`` is not an integer.
+    :raises ValueError: if ``count`` is negative."""
+    if isinstance(count, bool) or not isinstance(count, numbers.Integral):
+        raise TypeError(f"count must be an integer number of deals, got {count!r}")
+    if count < 0:
+        raise ValueError(f"count must be >= 0, got {count}")
     rng = random.Random(seed)
     return [random_deal(rng) for _ in range(count)]
 

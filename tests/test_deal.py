@@ -271,6 +271,15 @@ def test_deal_constructor_rejects():
 # Random deals
 # --------------------------------------------------------------------------------------
 
+def test_random_deals_count_must_be_a_non_negative_integer():
+    assert random_deals(7, 0) == []
+    with pytest.raises(ValueError, match="count must be >= 0"):
+        random_deals(1, -1)
+    for bad in (2.0, "3", True, None):
+        with pytest.raises(TypeError, match="count must be an integer"):
+            random_deals(1, bad)
+
+
 def test_random_deals_match_reference_data():
     assert [str(d) for d in random_deals(1, 3)] == REFERENCE_FIRST_3
 
