@@ -2,15 +2,16 @@
 
 The reader takes PBN *import format* (PBN 2.1, section 2.1) as real programs write it:
 several games per file separated by semi-empty lines (section 3; a second ``Event`` or
-``Board`` tag with no empty line before it also starts a new game, with a warning), ``%``
-escape lines (2.4), ``{}`` comments over several lines and ``;`` rest-of-line comments
-(3.8), tag pairs with stray white space such as ``[ Auction "E"]`` or spanning lines
-(3.3), CRLF or LF line ends, UTF-8 with or without BOM, UTF-16 with a BOM, or Latin-1
-(2.2), ``#``/``##`` inherited tag values (4.8), auction sections with ``=n=`` note
-references, ``[Note "n:text"]`` tags, NAGs, suffixes, ``AP``, ``*``, ``+`` and ``-`` (3.5,
-3.7), play sections laid out trick by trick with ``-``, ``+`` and ``*`` (3.6),
-irregularities ``^I ^S ^R ^L`` (3.9), end positions (3.10) and supplemental sections such
-as ``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which are kept verbatim.
+``Board`` tag, or any tag repeated after the ``Deal``, with no empty line before it also
+starts a new game, with a warning), ``%`` escape lines (2.4), ``{}`` comments over several
+lines and ``;`` rest-of-line comments (3.8), tag pairs with stray white space such as
+``[ Auction "E"]`` or spanning lines (3.3), CRLF or LF line ends, UTF-8 with or without
+BOM, UTF-16 with a BOM, or Latin-1 (2.2), ``#``/``##`` inherited tag values (4.8), auction
+sections with ``=n=`` note references, ``[Note "n:text"]`` tags, NAGs, suffixes, ``AP``,
+``*``, ``+`` and ``-`` (3.5, 3.7), play sections laid out trick by trick with ``-``, ``+``
+and ``*`` (3.6), irregularities ``^I ^S ^R ^L`` (3.9), end positions (3.10) and
+supplemental sections such as ``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which
+are kept verbatim.
 
 Each game becomes a :class:`PBNGame`: its tags in file order (:class:`Tag`: name, value,
 the section lines after it and the comments after it), plus parsed views
@@ -86,8 +87,9 @@ MANDATORY_TAGS = (
     "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result",
 )
 
-#: Tags that, met a second time in a game, start the next game: a file whose games are
-#: not separated by empty lines (PBN 2.1, section 3) would otherwise lose all but the first.
+#: Tags that, met a second time in a game, start the next game (so does any tag met again
+#: once the game has its Deal): a file whose games are not separated by empty lines (PBN
+#: 2.1, section 3) would otherwise lose all but the first.
 _GAME_START_TAGS = frozenset(["Event", "Board"])
 
 #: Tags whose value may not be inherited with ``#`` or ``##`` (PBN 2.1, section 4.8).
@@ -1763,10 +1765,12 @@ class _Reader:
                     tags[-1].end = pos
                 start = pos
                 tag, pos = self.read_tag(pos, game_start)
-                if tag.name in _GAME_START_TAGS and any(t.name == tag.name for t in tags):
-                    # Games are separated by an empty line (PBN 2.1, section 3); a second
-                    # Event or Board tag without one starts the next game rather than
-                    # being dropped as a repeat.
+                if (tag.name != "Note" and any(t.name == tag.name for t in tags)
+                        and (tag.name in _GAME_START_TAGS
+                             or any(t.name == "Deal" for t in tags))):
+                    # Games are separated by an empty line (PBN 2.1, section 3); a tag
+                    # repeated without one, when it is Event or Board or the game has its
+                    # Deal already, starts the next game rather than being dropped.
                     self.finish(tags, preamble, escapes)
                     tags, preamble, escapes = [], [], []
                     game_start = start

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain
-from ddsolver.deal import Deal, random_deal
+from ddsolver.deal import Deal, random_deal, random_deals
 from ddsolver.errors import BridgeError, PBNError
 from ddsolver.pbn import (
     MANDATORY_TAGS,
@@ -645,6 +645,19 @@ def test_games_without_an_empty_line_between_them_are_all_read():
     games = parse_pbn('[Event "A"]\n[Board "1"]\n[Event "A"]\n[Board "2"]\n')
     assert [g.board for g in games] == [1, 2]
     assert "from tag Event" in games[1].warnings[0]
+    # games that open with another tag: any tag met again once the game has its Deal
+    deals = [str(d) for d in random_deals(3, 3)]
+    for order in (("Dealer", "Vulnerable", "Deal"), ("Dealer", "Board", "Deal"),
+                  ("Deal", "Board", "Dealer")):
+        values = [{"Dealer": "NES"[i], "Vulnerable": "None", "Board": str(i + 1),
+                   "Deal": deals[i]} for i in range(3)]
+        text = "".join(f'[{t} "{v[t]}"]\n' for v in values for t in order)
+        games = parse_pbn(text)
+        assert [str(g.deal) for g in games] == deals, order
+        assert [g.dealer.letter for g in games] == ["N", "E", "S"], order
+    # a repeated tag before the Deal is still one game
+    g, = parse_pbn(f'[Dealer "N"]\n[Dealer "E"]\n[Deal "{deals[0]}"]\n')
+    assert g.dealer.letter == "N" and "repeated tag Dealer ignored" in g.warnings[0]
 
 
 # --------------------------------------------------------------------------------------
