@@ -657,7 +657,7 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
     for r in reports:
         # what the reader tolerated in the input (a repeated tag dropped, a game without
         # an empty line before it): shown also with -q
-        for w in getattr(r.game, "warnings", ()):
+        for w in r.game.warnings:
             click.echo(f"{r.label}: warning: {w}", err=True)
         if r.skipped is not None:
             click.echo(f"{r.label}: skipped: {r.skipped}", err=True)

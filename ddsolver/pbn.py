@@ -1717,6 +1717,7 @@ class _Reader:
         n = len(text)
         pos = 0
         tags: list[_RawTag] = []
+        names: set = set()      # the names of ``tags``
         preamble: list[str] = []
         escapes: list[str] = []
         game_start = 0
@@ -1737,7 +1738,7 @@ class _Reader:
                     if tags:
                         tags[-1].end = pos
                         self.finish(tags, preamble, escapes)
-                        tags, preamble, escapes = [], [], []
+                        tags, preamble, escapes, names = [], [], [], set()
                     pos = eol + 1
                     game_start = pos
                     continue
@@ -1765,19 +1766,19 @@ class _Reader:
                     tags[-1].end = pos
                 start = pos
                 tag, pos = self.read_tag(pos, game_start)
-                if (tag.name != "Note" and any(t.name == tag.name for t in tags)
-                        and (tag.name in _GAME_START_TAGS
-                             or any(t.name == "Deal" for t in tags))):
+                if (tag.name != "Note" and tag.name in names
+                        and (tag.name in _GAME_START_TAGS or "Deal" in names)):
                     # Games are separated by an empty line (PBN 2.1, section 3); a tag
                     # repeated without one, when it is Event or Board or the game has its
                     # Deal already, starts the next game rather than being dropped.
                     self.finish(tags, preamble, escapes)
-                    tags, preamble, escapes = [], [], []
+                    tags, preamble, escapes, names = [], [], [], set()
                     game_start = start
                     self.pending.append(f"line {tag.line}: a new game read from tag "
                                         f"{tag.name} (no empty line before it; PBN 2.1, "
                                         f"section 3)")
                 tags.append(tag)
+                names.add(tag.name)
             elif ch == "]":
                 raise self.error(pos, game_start, "']' without a tag opened by '['")
             else:
