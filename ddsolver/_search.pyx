@@ -1125,7 +1125,7 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
     """The legal moves of ``seat`` (one per group of equivalent cards), ordered heaviest
     first; ``multi`` is set when a group has more than one card."""
     cdef int n = 0, s, r, lead_suit = -1, first_suit, last_suit, i, j
-    cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, mine
+    cdef int wsuit = 0, wrank = 0, wseat = 0, partner_wins = 0, partner_safe, mine
     cdef int max_next = 0, partner_over = 0, k, o1, o2, o3, size, force_rank = -1, size_w, pv
     cdef int top_of[4]
     cdef int w_top[4]
@@ -1179,6 +1179,22 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
                         and dd_highest(a) > wrank and dd_highest(a) > max_next)
     if n == 1:
         return 1
+    # partner surely wins the trick, so a ruff would waste a trump: at fourth hand whenever
+    # partner's card wins so far; at third hand when fourth hand cannot beat partner's card
+    # (it follows lower, or is void with no trump); at second hand when partner, fourth,
+    # beats the card led and third hand's top card and third hand must follow (or has no
+    # trump).  Ruffing partner's winner went first at third hand before (list100 deal 13:
+    # 54 trick nodes where the ruff needs 1; benchmarks/NOTES.md)
+    partner_safe = partner_wins
+    if pos == 2 and partner_wins:
+        a = c.hold[(seat + 1) & 3][lead_suit]
+        if a:
+            partner_safe = max_next < wrank
+        else:
+            partner_safe = trump == 4 or lead_suit == trump or c.hold[(seat + 1) & 3][trump] == 0
+    elif pos == 1 and partner_over and (trump == 4 or c.hold[(seat + 1) & 3][lead_suit] != 0
+                                        or c.hold[(seat + 1) & 3][trump] == 0):
+        partner_safe = 1
     if pos & 1 and c.hold[seat][lead_suit]:
         # following suit second or fourth: the groups that win (second hand: that also beat
         # third hand, unless partner beats them all) cheapest first, then the others lowest
@@ -1314,7 +1330,7 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
                 else:
                     moves[i].weight = 40 - moves[i].rank
             elif s == trump:
-                if partner_wins:
+                if partner_safe:
                     moves[i].weight = 5 - moves[i].rank
                 elif wsuit != trump or moves[i].rank > wrank:
                     moves[i].weight = 70 - moves[i].rank
