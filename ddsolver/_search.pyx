@@ -1214,8 +1214,10 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
         return n
     if pos == 2 and c.hold[seat][lead_suit]:
         # third hand cannot beat fourth hand's top card: the cheapest card that beats
-        # fourth hand's second group (and the card winning so far) forces out the top
-        # (DDS's RankForcesAce idea)
+        # fourth hand's second group and the card winning so far forces out the top (DDS's
+        # RankForcesAce idea); not when the trick is ruffed, nor when partner's card already
+        # beats that group.  (Before, the card winning so far counted only when it was
+        # below that group, and a ruffed trick took the forcing card first.)
         a = c.hold[(seat + 1) & 3][lead_suit]
         if a and dd_highest(a) > dd_highest(c.hold[seat][lead_suit]):
             held = (c.hold[0][lead_suit] | c.hold[1][lead_suit] | c.hold[2][lead_suit]
@@ -1225,8 +1227,10 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
             while r > 2 and (held >> (r - 1)) & 1 and (a >> (r - 1)) & 1:
                 r -= 1
             a &= <uint16_t>((1 << r) - 1)
-            if a and (wsuit != lead_suit or dd_highest(a) > wrank):
+            if a and wsuit == lead_suit and (dd_highest(a) > wrank or not partner_wins):
                 k = dd_highest(a)
+                if wrank > k:
+                    k = wrank
                 h = c.hold[seat][lead_suit] & <uint16_t>(~((1 << (k + 1)) - 1))
                 if h:
                     force_rank = dd_lowest(h)
