@@ -1295,8 +1295,10 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
                 w_low[s] += LEAD_TENACE_W      # leading through to partner
             if o2 >= 0 and o3 >= 0 and (o2 & 1) == (seat & 1) and (o3 & 1) == (seat & 1):
                 w_low[s] += LEAD_TENACE_W      # sets up a winner for our side
-            if o1 == seat:
-                w_low[s] -= LEAD_UNDER_W       # leading low from under our own top card
+            if o1 == seat and (o2 != pard or trump < 4):
+                # leading low from under our own top card (in notrump not when partner holds
+                # the second card: the low lead to it keeps our top card as an entry)
+                w_low[s] -= LEAD_UNDER_W
     for i in range(n):
         s = moves[i].suit
         r = dd_highest(moves[i].group)   # the group's top card
