@@ -838,7 +838,9 @@ cdef inline int ruff_tricks(Ctx* c, int cross, uint16_t* qwr) noexcept nogil:
 
 cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     """Sure tricks of the leader's side: the leader's cashable winners, or a low lead to
-    partner's winner followed by partner's cashable winners, or top trumps in one hand.
+    partner's winner followed by partner's cashable winners (with no trumps against them,
+    after the leader's winners in the other suits, partner discarding on them), or top
+    trumps in one hand.
 
     When the count reaches ``want``, ``qwr`` keeps only enough of the counted winners to
     prove ``want`` tricks (a smaller set of relied-on cards generalises better in the
@@ -851,7 +853,7 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
     ``want``, nothing is counted."""
     cdef int L = c.leader, P = (c.leader + 2) & 3, lho = (c.leader + 1) & 3
     cdef int rho = (c.leader + 3) & 3, s, t = c.trump, a, b = -1, ptop, cross = -1
-    cdef int which = 0, fol, dsc, w, n, s2, keep = -1, no_opp_trumps
+    cdef int which = 0, fol, dsc, w, n, s2, keep = -1, no_opp_trumps, j
     cdef uint16_t bwr[4]
     cdef uint16_t lwr[4]
     cdef uint16_t sr
@@ -891,23 +893,30 @@ cdef int quick_tricks(Ctx* c, uint16_t* qwr, int want) noexcept nogil:
         break
     if cross >= 0:
         b = cash_tricks(c, P, bwr)
-        if no_opp_trumps and qwr[cross] == 0 and a > 0:
-            # notrump, or the opponents hold no trumps: L first cashes its own winners,
-            # then leads low to partner's top card of the crossing suit, and partner cashes
-            # its winners in the suits where L counted none.  Partner follows low to L's
-            # winners (its lowest cards) and discards when void: its discards must come
-            # from cards it does not need (neither followed nor counted).  (DDS's QuickTricks also adds partner's
-            # winners reached through an entry.)
-            partner_follows(c, P, qwr, -1, &fol, &dsc)
+        if no_opp_trumps and a > dd_popcount(qwr[cross]):
+            # notrump, or the opponents hold no trumps: L first cashes its own winners in
+            # the other suits, then leads low to partner's top card of the crossing suit,
+            # and partner cashes its winners there and in the suits where L counted none.
+            # Partner follows low to L's winners (its lowest cards) and discards when void:
+            # its discards come from cards it does not need (neither followed with nor
+            # counted), then from its lowest winners, keeping the top card of the crossing
+            # suit while one is left.  (DDS's QuickTricks also adds partner's winners
+            # reached through an entry.)
+            partner_follows(c, P, qwr, cross, &fol, &dsc)
             w = 0
             for s in range(4):
-                if qwr[s] == 0:
+                if qwr[s] == 0 or s == cross:
                     w += dd_popcount(bwr[s])
-            if a + w > b and w > 0 and c.tl - fol - w >= dsc:
+            n = dsc - (c.tl - fol - w)
+            if n < 0:
+                n = 0
+            j = a - dd_popcount(qwr[cross]) + w - n
+            if j > b and j > a and w - n > 0:
+                qwr[cross] = 0
                 for s in range(4):
                     if qwr[s] == 0:
                         qwr[s] = bwr[s]
-                a += w
+                a = j
                 which = 1
                 b = -1
         if b > a:

@@ -365,6 +365,32 @@ def test_crossruff_endings_against_minimax():
         assert values(solve(pos)) == values(memo_card_values(pos)), pos
 
 
+def test_quick_tricks_across_to_partner_after_discards():
+    """The sure-trick count of a low lead to partner's winners after the leader's own
+    (notrump), where partner must discard a winner on the leader's winners, or the leader
+    keeps its winner of the crossing suit uncashed.  East to lead, 3 tricks left::
+
+                 N  H Q94
+        W  H AK6                E  H 2  D T  C 7
+                 S  H J85
+
+    DT and C7 (West discards H6, then HK), then H2 to West's ace: all 3; H2 first gives 2.
+    West to lead, 4 tricks left (random deal 90 of the benchmarks, late in its play)::
+
+                 N  H Q9  D Q7
+        W  S K  H A6  C Q       E  D T8  C A7
+                 S  H J8  D 3  C J
+
+    SK and HA, then CQ to East's ace and the C7 (South's jack falls): all 4.  A move
+    earlier (West holding HAK6 and CQ, East H2 DT8 CA, North HQ94 DQ, South HJ8 D3 CJ), the
+    CQ squeezes North (4 tricks) while cashing a heart first gives 3."""
+    _check(ending("N:.Q94.. .2.T.7 .J85.. .AK6..", "NT", "E"), {"H2": 2, "DT": 3, "C7": 3})
+    _check(ending("N:.Q9.Q7. ..T8.A7 .J8.3.J K.A6..Q", "NT", "W"),
+           {"SK": 4, "HA": 4, "H6": 2, "CQ": 3})
+    _check(ending("N:.Q94.Q. .2.T8.A .J8.3.J .AK6..Q", "NT", "W"),
+           {"HA": 3, "HK": 3, "H6": 2, "CQ": 4})
+
+
 def test_simple_squeeze_positional_against_west():
     """Simple squeeze, notrump, South to lead, 3 tricks left::
 
