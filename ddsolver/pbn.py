@@ -1313,6 +1313,13 @@ class PBNGame:
                 if tag_c != (auc.level, auc.strain, auc.doubled):
                     self._warn(f"Contract tag {self.get('Contract')!r} differs from the "
                                f"auction's contract {auc}")
+        if (self.play is not None and self.trump is not None and self.deal is not None
+                and all(h is not None for h in self.deal.hands)):
+            # a recorded revoke (or a card out of turn) is kept as written, with a warning
+            try:
+                self.check_play()
+            except PBNError as exc:
+                self._warn(f"the play breaks the rules: {exc}")
         return self
 
     def __eq__(self, other: object) -> bool:

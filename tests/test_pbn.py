@@ -632,6 +632,20 @@ def test_repeated_tag_is_ignored_with_a_warning():
     assert "repeated tag Dealer ignored" in g.warnings[0]
 
 
+def test_a_revoke_in_the_play_is_read_with_a_warning():
+    # North discards a heart on the spade lead although holding spades: kept as written
+    # (PBNGame.check_play raises for it), with a warning on reading
+    text = ('[Deal "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"]\n'
+            '[Declarer "S"]\n[Contract "3NT"]\n[Play "W"]\nS2 H5 S3 S7\n*\n')
+    g = parse_pbn(text)[0]
+    assert len(g.warnings) == 1
+    assert "trick 1: NORTH cannot play H5: NORTH must follow spades" in g.warnings[0]
+    with pytest.raises(PBNError, match="H5 is a revoke"):
+        g.check_play()
+    legal = parse_pbn(text.replace("S2 H5 S3 S7", "S2 S4 S3 S7"))[0]
+    assert legal.warnings == []
+
+
 def test_games_without_an_empty_line_between_them_are_all_read():
     # a second Board or Event tag starts the next game (PBN 2.1 separates games by an
     # empty line; a file without them must not lose its later boards)
