@@ -529,7 +529,11 @@ def _check_board(report: _BoardReport) -> None:
     if t is not None and t.section:
         compared = True
         try:
-            compare_tricks("OptimumResultTable", parse_optimum_result_table(t.section))
+            theirs_table = parse_optimum_result_table(t.section)
+            compare_tricks("OptimumResultTable", theirs_table)
+            if len(theirs_table) < 20:
+                report.mismatches.append(f"OptimumResultTable lists {len(theirs_table)} of "
+                                         f"the 20 results")
         except BridgeError as exc:
             report.mismatches.append(f"OptimumResultTable unreadable: {exc}")
     our_score, our_contracts = par_tags(report.par)

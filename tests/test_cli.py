@@ -333,6 +333,14 @@ def test_analyse_check_agrees_then_reports_edits(small_pbn: Path, tmp_path: Path
     # The OptimumResultTable of board 1 still agrees: only the one tag is named.
     assert "board 1: OptimumResultTable" not in err
 
+    # A table cut short (its first 9 rows kept) is a difference too, not a silent pass.
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("[OptimumResultTable"))
+    short = write(tmp_path / "short.pbn", "\n".join(lines[:at + 10] + lines[at + 21:]))
+    result = run("analyse", short, "--check")
+    assert result.exit_code == 1
+    assert "OptimumResultTable lists 9 of the 20 results" in result.stderr
+
     # The check also goes to the JSON summary; -o still writes our analysis.
     fixed = tmp_path / "fixed.pbn"
     result = run("analyse", bad, "--check", "--json", "-o", fixed)
