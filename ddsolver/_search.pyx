@@ -1194,16 +1194,18 @@ cdef int gen_moves(Ctx* c, int pos, int seat, Move* moves, int* multi) noexcept 
     # beats the card led and third hand's top card and third hand must follow (or has no
     # trump).  Ruffing partner's winner went first at third hand before (list100 deal 13:
     # 54 trick nodes where the ruff needs 1; benchmarks/NOTES.md)
+    # (only a void hand's ruffs use it; max_next is 0 when fourth hand is void)
     partner_safe = partner_wins
-    if pos == 2 and partner_wins:
-        a = c.hold[(seat + 1) & 3][lead_suit]
-        if a:
-            partner_safe = max_next < wrank
-        else:
-            partner_safe = trump == 4 or lead_suit == trump or c.hold[(seat + 1) & 3][trump] == 0
-    elif pos == 1 and partner_over and (trump == 4 or c.hold[(seat + 1) & 3][lead_suit] != 0
-                                        or c.hold[(seat + 1) & 3][trump] == 0):
-        partner_safe = 1
+    if lead_suit >= 0 and c.hold[seat][lead_suit] == 0:
+        if pos == 2 and partner_wins:
+            if max_next:
+                partner_safe = max_next < wrank
+            else:
+                partner_safe = (trump == 4 or lead_suit == trump
+                                or c.hold[(seat + 1) & 3][trump] == 0)
+        elif pos == 1 and partner_over and (trump == 4 or max_next != 0
+                                            or c.hold[(seat + 1) & 3][trump] == 0):
+            partner_safe = 1
     if pos & 1 and c.hold[seat][lead_suit]:
         # following suit second or fourth: the groups that win (second hand: that also beat
         # third hand, unless partner beats them all) cheapest first, then the others lowest
