@@ -1,9 +1,10 @@
 """What an auction says about each seat's hidden hand.
 
 :func:`infer` explains every call of an auction with a bidding system and combines, per seat,
-the constraints of its calls (intersection of :class:`~ai.bidding.constraints.HandConstraints`),
-so the result is exactly consistent with the explanations the players are shown.  A deal
-sampler draws hands that satisfy these constraints (next issue).
+the constraints of its calls (intersection of :class:`~ai.constraints.HandConstraints`),
+so the result is exactly consistent with the explanations the players are shown.
+:mod:`ai.sampling` draws hidden hands that satisfy these constraints.  The bidding system is
+always passed in (this module does not import :mod:`ai.bidding`, which sits above it).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Dict, Tuple
 
-from ai.bidding.constraints import HandConstraints
+from ai.constraints import HandConstraints
 from ddsolver.table import Seat
 
 __all__ = ["SeatInference", "combine", "infer", "normalise"]
@@ -107,18 +108,22 @@ def combine(auction, explanations: Sequence) -> Dict[Seat, SeatInference]:
     return {s: SeatInference(s, cons[s], tuple(calls[s]), ok[s]) for s in Seat}
 
 
-def infer(auction, system=None) -> Dict[Seat, SeatInference]:
+def infer(auction, system) -> Dict[Seat, SeatInference]:
     """Per-seat constraints implied by ``auction`` under ``system``.
 
     :param auction: a :class:`ddsolver.auction.Auction` (finished or not).
-    :param system: a :class:`ai.bidding.system.BiddingSystem`; default
-        :class:`ai.bidding.StandardAmerican`.
+    :param system: the bidding system the players use, an object with
+        ``explain_all(auction) -> [Explanation]`` such as :class:`ai.bidding.StandardAmerican`.
     :returns: ``{Seat: SeatInference}`` for all four seats; a seat that has not called yet
         has trivial constraints.  Every constraint comes from the explanations
         ``system.explain_all(auction)``: HCP range, suit-length ranges, balanced, stoppers,
         aces.
+    :raises TypeError: if ``auction`` is not an Auction or ``system`` has no ``explain_all``.
     """
-    if system is None:
-        from ai.bidding import StandardAmerican
-        system = StandardAmerican()
+    from ddsolver.auction import Auction
+    if not isinstance(auction, Auction):
+        raise TypeError(f"infer needs an Auction, got {type(auction).__name__}")
+    if not callable(getattr(system, "explain_all", None)):
+        raise TypeError("infer needs a bidding system with explain_all(auction) "
+                        f"(e.g. ai.bidding.StandardAmerican()), got {type(system).__name__}")
     return combine(auction, system.explain_all(auction))

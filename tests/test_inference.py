@@ -85,6 +85,12 @@ def test_normalise():
     assert n.length(Suit.SPADES) == (6, 8)
 
 
-def test_default_system():
-    inf = infer(Auction("N", ["1S"]))
+def test_system_is_explicit():
+    inf = infer(Auction("N", ["1S"]), StandardAmerican())
     assert inf[Seat.NORTH].constraints.length(Suit.SPADES)[0] == 5
+    with pytest.raises(TypeError, match="system"):
+        infer(Auction("N", ["1S"]))      # no system: a missing argument
+    with pytest.raises(TypeError, match="bidding system"):
+        infer(Auction("N", ["1S"]), None)
+    with pytest.raises(TypeError, match="Auction"):
+        infer(None, StandardAmerican())

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Tuple
 
-from .constraints import HandConstraints
+from ai.constraints import HandConstraints
 
 __all__ = ["Explanation", "Forcing"]
 

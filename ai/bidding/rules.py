@@ -30,7 +30,7 @@ from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 from ddsolver.table import Seat
 
-from .constraints import MAX_HCP, HandConstraints
+from ai.constraints import MAX_HCP, HandConstraints
 from .explanation import Forcing
 
 __all__ = ["SUIT_VARS", "Bindings", "Context", "Pattern", "Rule"]

@@ -31,7 +31,7 @@ from ddsolver.deal import Hand
 from ddsolver.errors import AuctionFinishedError, IllegalCallError, InvalidDealError
 from ddsolver.table import Vulnerability
 
-from .constraints import HandConstraints
+from ai.constraints import HandConstraints
 from .explanation import Explanation, Forcing, compose_text
 from .rules import Context, Rule
 

@@ -8,7 +8,7 @@ from typing import Optional
 from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 
-from ..constraints import has_stopper
+from ai.constraints import has_stopper
 from ..explanation import Forcing
 from ..rules import Rule
 

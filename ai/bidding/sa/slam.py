@@ -6,7 +6,7 @@ from __future__ import annotations
 from ddsolver.auction import Call
 from ddsolver.cards import Strain
 
-from ..constraints import ace_count
+from ai.constraints import ace_count
 from .common import F1, SUITS, last_name, length, plen, pmin, rho_passed, rule, total_points
 
 BLACKWOOD = "Blackwood"
