@@ -138,6 +138,14 @@ class Vulnerability(IntEnum):
             return cls(table[key])
         raise InvalidNotationError(f"invalid vulnerability {text!r}")
 
+    @classmethod
+    def coerce(cls, value) -> "Vulnerability":
+        """A Vulnerability from a member, any text :meth:`from_str` reads (``"All"``,
+        ``"NS"``, ``"None"``, ...) or 0..3; errors as :func:`ddsolver._coerce.enum_member`
+        (TypeError for None, a bool, a float or another type; InvalidNotationError for
+        unreadable text or an integer out of range)."""
+        return enum_member(cls, value, "vulnerability")
+
     def __str__(self) -> str:
         return self.pbn
 

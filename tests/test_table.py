@@ -144,3 +144,17 @@ def test_board_numbers_start_at_one(bad):
     assert repr(bad) in str(info.value)
     with pytest.raises(ValueError):
         board_vulnerability(bad)
+
+
+def test_vulnerability_coerce():
+    from ddsolver.errors import InvalidNotationError
+    assert Vulnerability.coerce("All") is Vulnerability.BOTH
+    assert Vulnerability.coerce("ns") is Vulnerability.NS
+    assert Vulnerability.coerce(Vulnerability.EW) is Vulnerability.EW
+    assert Vulnerability.coerce(0) is Vulnerability.NONE
+    for bad in (None, 1.0, True, [1]):
+        with pytest.raises(TypeError):
+            Vulnerability.coerce(bad)
+    for bad in ("sideways", 4, -1):
+        with pytest.raises(InvalidNotationError):
+            Vulnerability.coerce(bad)
