@@ -1,4 +1,4 @@
-"""Tests of the bidding-quality benchmark (benchmarks/bidding_quality.py)."""
+"""Tests of the bidding-quality benchmark (benchmarks/quality/bidding_quality.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ai.bidding import StandardAmerican
-from benchmarks.bidding_quality import format_table, run, score_board, summarise
+from benchmarks.quality.bidding_quality import format_table, run, score_board, summarise
 from ddsolver.auction import Auction
 from ddsolver.deal import Deal
 from ddsolver.par import par

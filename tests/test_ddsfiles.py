@@ -2,7 +2,7 @@
 
 Data: tests/data/list100.txt and tests/data/sol10.txt are DDS's own files (Apache-2.0, see
 tests/data/LICENSE-DDS-Apache-2.0.txt).  Their answers were checked against DDS 2.9.0 itself
-(benchmarks/test_bench_dds.py repeats that check when endplay is installed).
+(benchmarks/suites/test_bench_dds.py repeats that check when endplay is installed).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ system (spec ``game.md``, "The bidding system").
 
 Judgement constants (points for game and slam, invitation band, slam estimates) were set by
 bidding seeded random deals with double-dummy tables and scoring them against par; see
-``benchmarks/bidding_quality.py``.
+``benchmarks/quality/bidding_quality.py``.
 """
 
 from .competition import COMPETITION

@@ -1,6 +1,6 @@
 """The freak deal of DDS's ``hands/thomas1.txt``: the DD table by ddsolver and by DDS.
 
-    python benchmarks/freak_deal.py [--only ours|dds] [--memory-mb 256]
+    python -m benchmarks.comparisons.freak_deal [--only ours|dds] [--memory-mb 256]
 
 Every hand of thomas1 is void in one suit and holds 4-4-5 in the others, so notrump has
 huge discard trees (DDS needs about a minute per notrump leader).  Each solver computes
@@ -19,12 +19,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository root, where the child starts
 THOMAS1 = ROOT / "tests" / "data" / "thomas1.txt"
 
 _CHILD = r"""
-import json, resource, sys, time
-sys.path.insert(0, {root!r})
+import json, resource, time
 from ddsolver.ddsfiles import read_dds_file
 rec = read_dds_file({path!r})[0]
 out = {{}}
@@ -51,9 +50,9 @@ print(json.dumps(out))
 
 
 def run(which: str, mb: int) -> dict:
-    code = _CHILD.format(root=str(ROOT), path=str(THOMAS1), which=which, mb=mb)
+    code = _CHILD.format(path=str(THOMAS1), which=which, mb=mb)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=False)
+                          check=False, cwd=ROOT)
     if proc.returncode != 0:
         raise SystemExit(f"{which}: the child failed:\n{proc.stderr}")
     return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -1,8 +1,8 @@
 """Walk down one zero-window test's proof where ddsolver's tree exceeds DDS's most.
 
-    python benchmarks/proof_walk.py --set random --deal 90 --strain NT --leader E --target 1
+    python -m benchmarks.diagnostics.proof_walk --set random --deal 90 --strain NT --leader E --target 1
                                     [--steps 12]
-    python benchmarks/proof_walk.py --position 93 --target 9     # a line of solve_positions.jsonl
+    python -m benchmarks.diagnostics.proof_walk --position 93 --target 9     # a line of solve_positions.jsonl
 
 At each step the position (a trick start or partway through a trick) is searched fresh by
 both solvers with the same question, "do North-South reach ``target`` of the tricks left
@@ -23,17 +23,15 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.bench_sets import load_positions, position_item
+from benchmarks.dds_ctypes import DDS
+from ddsolver._search import Engine
+from ddsolver.cards import Card, Strain, Suit
+from ddsolver.ddsfiles import read_dds_file
+from ddsolver.deal import Hand, random_deals
+from ddsolver.table import Seat
 
-from benchmarks.bench_sets import load_positions, position_item  # noqa: E402
-from benchmarks.dds_ctypes import DDS  # noqa: E402
-from ddsolver._search import Engine  # noqa: E402
-from ddsolver.cards import Card, Strain, Suit  # noqa: E402
-from ddsolver.ddsfiles import read_dds_file  # noqa: E402
-from ddsolver.deal import Hand, random_deals  # noqa: E402
-from ddsolver.table import Seat  # noqa: E402
-
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def trick_winner(trick, leader: int, trump: int) -> int:

@@ -1,6 +1,6 @@
 """Thread scaling of ``ddsolver.solver.dd_tables``: the same deals with 1 thread and with N.
 
-    python benchmarks/threads.py [--deals 40] [--threads 2] [--set list100|random]
+    python -m benchmarks.comparisons.threads [--deals 40] [--threads 2] [--set list100|random]
                                  [--rounds 1] [--chunk 0]
 
 Wall time (``time.perf_counter``) of ``dd_tables(deals, threads=1)`` and of
@@ -26,13 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ddsolver.ddsfiles import read_dds_file
+from ddsolver.deal import random_deals
+from ddsolver.solver import dd_tables
 
-from ddsolver.ddsfiles import read_dds_file  # noqa: E402
-from ddsolver.deal import random_deals  # noqa: E402
-from ddsolver.solver import dd_tables  # noqa: E402
-
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def main(argv=None) -> int:

@@ -1,7 +1,7 @@
 """Monte Carlo decisions: one solver reused across the samples of a decision vs a fresh
 solver for each sample.
 
-    python benchmarks/mc_reuse.py [--decisions 20] [--samples 30] [--seed 5] [--json out.json]
+    python -m benchmarks.comparisons.mc_reuse [--decisions 20] [--samples 30] [--seed 5] [--json out.json]
 
 A *decision* is a declarer's play problem as a Monte Carlo player meets it: a deal of
 ``list100.txt`` (DDS's test file) is played for ``--cards-played`` cards (default 5: the
@@ -34,15 +34,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ddsolver.cards import cards_of_mask
+from ddsolver.ddsfiles import read_dds_file
+from ddsolver.play import Position
+from ddsolver.solver import Solver
+from ddsolver.table import Seat
 
-from ddsolver.cards import cards_of_mask  # noqa: E402
-from ddsolver.ddsfiles import read_dds_file  # noqa: E402
-from ddsolver.play import Position  # noqa: E402
-from ddsolver.solver import Solver  # noqa: E402
-from ddsolver.table import Seat  # noqa: E402
-
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def decisions(count: int, cards_played: int, rng: random.Random):

@@ -3,10 +3,10 @@
 
 Usage (from the repository root)::
 
-    python benchmarks/compare_dds.py                          # every set and workload
-    python benchmarks/compare_dds.py --set list100 --workload table
-    python benchmarks/compare_dds.py --dds-only --json dds.json
-    python benchmarks/compare_dds.py --set positions --workload allcards --limit 50
+    python -m benchmarks.comparisons.compare_dds                          # every set and workload
+    python -m benchmarks.comparisons.compare_dds --set list100 --workload table
+    python -m benchmarks.comparisons.compare_dds --dds-only --json dds.json
+    python -m benchmarks.comparisons.compare_dds --set positions --workload allcards --limit 50
 
 The sets and workloads are described in ``benchmarks/bench_sets.py``.  Each engine runs each
 (set, workload) in a fresh subprocess of this script (``--in-process`` runs everything here),
@@ -42,17 +42,11 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
-try:
-    import ddsolver  # noqa: F401
-except ImportError:  # running from a checkout that is not installed
-    sys.path.insert(0, str(HERE.parent))
-
 import numpy as np
-from bench_sets import SETS, WORKLOADS, Item, build_jobs, table_answer, warmup_item
 
+from benchmarks.bench_sets import SETS, WORKLOADS, Item, build_jobs, table_answer, warmup_item
+
+ROOT = Path(__file__).resolve().parents[2]  # the repository root, where workers start
 ENGINES = ("dds", "ours")
 
 
@@ -72,7 +66,7 @@ class DDSEngine:
     def __init__(self, workload: str):
         import ctypes
 
-        from dds_ctypes import DDS, FutureTricks, TableResults
+        from benchmarks.dds_ctypes import DDS, FutureTricks, TableResults
 
         self.ctypes = ctypes
         self.dds = DDS(threads=1)
@@ -247,13 +241,13 @@ def run_interleaved(set_name: str, workload: str, limit: int | None, flip: bool)
 
 
 def run_worker_subprocess(engine: str, set_name: str, workload: str, limit, max_seconds):
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", engine,
+    cmd = [sys.executable, "-m", "benchmarks.comparisons.compare_dds", "--worker", engine,
            "--set", set_name, "--workload", workload]
     if limit:
         cmd += ["--limit", str(limit)]
     if max_seconds is not None:
         cmd += ["--max-seconds", str(max_seconds)]
-    proc = subprocess.run(cmd, check=False, capture_output=True, text=True)
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, cwd=ROOT)
     if proc.returncode != 0:
         return {"engine": engine, "set": set_name, "workload": workload, "jobs": [],
                 "error": f"worker failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}"}

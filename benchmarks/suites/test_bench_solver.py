@@ -1,6 +1,6 @@
 """pytest-benchmark suites for ddsolver's solver, every answer checked against DDS's.
 
-    python -m pytest benchmarks/test_bench_solver.py --benchmark-enable -q
+    python -m pytest benchmarks/suites/test_bench_solver.py --benchmark-enable -q
     python -m pytest benchmarks/ --benchmark-enable --benchmark-json out.json   # with DDS
 
 Skipped as a whole when ``ddsolver.solver`` cannot be imported (not yet built).  The
@@ -8,7 +8,7 @@ reference answers come from DDS 2.9.0 (``tests/data/list100.txt`` and
 ``tests/data/solve_positions.jsonl``).  Every timed round uses a fresh :class:`Solver`, so
 no round profits from the transposition table of the one before.  Node counts go to
 ``extra_info["nodes"]`` of the benchmark JSON.  For DDS's own timings on the same items see
-``benchmarks/test_bench_dds.py``; for per-item statistics and memory ``compare_dds.py``.
+``benchmarks/suites/test_bench_dds.py``; for per-item statistics and memory ``compare_dds.py``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 solver_mod = pytest.importorskip("ddsolver.solver")
 
-from bench_sets import DATA, load_positions, position_item
+from benchmarks.bench_sets import DATA, load_positions, position_item
 
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.deal import Hand

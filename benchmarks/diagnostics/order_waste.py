@@ -1,6 +1,6 @@
 """Where the move ordering wastes nodes: positions partway through random play, by kind.
 
-    python benchmarks/order_waste.py --strain NT --positions 1500 --seed 2 [--examples 5]
+    python -m benchmarks.diagnostics.order_waste --strain NT --positions 1500 --seed 2 [--examples 5]
 
 Each position is reached by random legal cards from a deal of ``list100`` or of
 ``random_deals(77, 200)`` (4 to 8 tricks played, so 5 to 9 tricks left), and asked the
@@ -25,15 +25,13 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.diagnostics.proof_walk import trick_winner
+from ddsolver._search import Engine
+from ddsolver.cards import Card, Strain, Suit
+from ddsolver.ddsfiles import read_dds_file
+from ddsolver.deal import Hand, random_deals
 
-from benchmarks.proof_walk import trick_winner  # noqa: E402
-from ddsolver._search import Engine  # noqa: E402
-from ddsolver.cards import Card, Strain, Suit  # noqa: E402
-from ddsolver.ddsfiles import read_dds_file  # noqa: E402
-from ddsolver.deal import Hand, random_deals  # noqa: E402
-
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def _engine(masks, trump, leader, trick) -> Engine:

@@ -1,6 +1,6 @@
 """Tree sizes of ddsolver and DDS on the same positions: trick nodes of one exact solve.
 
-    python benchmarks/tree_compare.py [--deal thomas1|list100:N] [--strain NT] [--tricks 3]
+    python -m benchmarks.diagnostics.tree_compare [--deal thomas1|list100:N] [--strain NT] [--tricks 3]
                                       [--leader E]
 
 The position is the deal after ``--tricks`` tricks of simple play (a fixed, legal but not
@@ -26,15 +26,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.dds_ctypes import DDS
+from ddsolver._search import Engine
+from ddsolver.cards import Card, Strain, Suit
+from ddsolver.ddsfiles import read_dds_file
+from ddsolver.table import Seat
 
-from benchmarks.dds_ctypes import DDS  # noqa: E402
-from ddsolver._search import Engine  # noqa: E402
-from ddsolver.cards import Card, Strain, Suit  # noqa: E402
-from ddsolver.ddsfiles import read_dds_file  # noqa: E402
-from ddsolver.table import Seat  # noqa: E402
-
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def _cards(mask: int):

@@ -1,6 +1,6 @@
 """Tree sizes of ddsolver and DDS on many positions partway through play, one target each.
 
-    python benchmarks/subtree_compare.py [--set list100|random] [--positions 200]
+    python -m benchmarks.diagnostics.subtree_compare [--set list100|random] [--positions 200]
                                          [--tricks 2-8] [--seed 1]
 
 Each position: a deal of the set, a strain (notrump or a suit, at random), a first leader,
@@ -32,16 +32,14 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.dds_ctypes import DDS
+from ddsolver._search import Engine
+from ddsolver.cards import Strain
+from ddsolver.ddsfiles import read_dds_file
+from ddsolver.deal import random_deals
+from ddsolver.table import Seat
 
-from benchmarks.dds_ctypes import DDS  # noqa: E402
-from ddsolver._search import Engine  # noqa: E402
-from ddsolver.cards import Strain  # noqa: E402
-from ddsolver.ddsfiles import read_dds_file  # noqa: E402
-from ddsolver.deal import random_deals  # noqa: E402
-from ddsolver.table import Seat  # noqa: E402
-
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def random_play(rng: random.Random, masks, strain: int, leader: int, tricks: int):

@@ -1,7 +1,7 @@
 """DDS 2.9.0 (endplay's wheel, via ctypes) as a baseline: answers checked, then timed.
 
-    python -m pytest benchmarks/test_bench_dds.py --benchmark-enable -q
-    python -m pytest benchmarks/test_bench_dds.py -m slow -q      # the full cross-checks
+    python -m pytest benchmarks/suites/test_bench_dds.py --benchmark-enable -q
+    python -m pytest benchmarks/suites/test_bench_dds.py -m slow -q      # the full cross-checks
 
 Skipped when endplay is not installed (``pip install endplay==0.5.12``).  Each timed call is
 preceded by an untimed solve of another deal, so DDS starts every timed call with a fresh
@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("endplay")
 
-from bench_sets import TRICK1_JOBS, build_jobs, load_deals, load_positions, position_item
-from dds_ctypes import DDS, FutureTricks, TableResults
+from benchmarks.bench_sets import TRICK1_JOBS, build_jobs, load_deals, load_positions, position_item
+from benchmarks.dds_ctypes import DDS, FutureTricks, TableResults
 
 from ddsolver.cards import Card, Strain
 from ddsolver.ddsfiles import read_dds_file
@@ -34,7 +34,7 @@ def dds() -> DDS:
 
 @pytest.fixture(scope="module")
 def list100():
-    from bench_sets import DATA
+    from benchmarks.bench_sets import DATA
 
     return read_dds_file(DATA / "list100.txt")
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """How much the calling layer adds to DDS timings: raw ctypes vs endplay's Python wrappers.
 
-    python benchmarks/dds_overhead.py [--repeat 2000]
+    python -m benchmarks.comparisons.dds_overhead [--repeat 2000]
 
 Measures, single thread, per call (median of ``--repeat`` calls, perf_counter):
 
@@ -21,19 +21,10 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-try:
-    import ddsolver  # noqa: F401
-except ImportError:
-    sys.path.insert(0, str(HERE.parent))
-
 import ctypes
 
-from bench_sets import load_deals
-from dds_ctypes import DDS, FutureTricks, ParResultsDealer, TableResults
+from benchmarks.bench_sets import load_deals
+from benchmarks.dds_ctypes import DDS, FutureTricks, ParResultsDealer, TableResults
 
 from ddsolver.cards import Strain
 from ddsolver.deal import Deal

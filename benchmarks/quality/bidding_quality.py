@@ -1,7 +1,7 @@
 """Bidding quality: the system bids all four hands of seeded random deals; each final
 contract is scored double-dummy against the deal's par.
 
-    python benchmarks/bidding_quality.py --deals 1000 --seed 2024 [--threads N] [--json]
+    python -m benchmarks.quality.bidding_quality --deals 1000 --seed 2024 [--threads N] [--json]
 
 Per board: the auction (:func:`ai.bidding.bid_deal`), the DD tricks of the final contract
 (``dd_table(deal)[strain, declarer]``), its duplicate score from North-South's view, and

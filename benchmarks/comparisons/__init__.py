@@ -1,0 +1,1 @@
+"""Timed comparisons: ddsolver against DDS, and ddsolver called in different ways."""

@@ -1,0 +1,1 @@
+"""Quality of the computer players, measured double-dummy against par."""

@@ -1,0 +1,1 @@
+"""pytest-benchmark suites: ddsolver's solver and DDS on the same items (``benchmarks/NOTES.md``)."""
