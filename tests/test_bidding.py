@@ -415,3 +415,72 @@ def test_cli_bad_input(capsys):
     assert cli_main(["N:AQ4.KJ5.Q963.KJ 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"]) == 2
     assert "error" in capsys.readouterr().err
     assert cli_main([SPEC_DEAL, "--dealer", "Q"]) == 2
+
+
+# -- vulnerability and deal forms (issue 19, robust inputs) -------------------------------------
+# An auction where N-S may sacrifice over 4H: the judgement reads the vulnerability.
+SACRIFICE_CALLS = ["Pass", "1C", "1S", "2H", "2S", "4H", "Pass", "Pass"]
+SACRIFICE_HAND = "J9752.4.9843.T72"
+
+
+@pytest.mark.parametrize("vul, member", [
+    ("EW", Vulnerability.EW), ("E-W", Vulnerability.EW), (2, Vulnerability.EW),
+    ("NS", Vulnerability.NS), ("n-s", Vulnerability.NS), (1, Vulnerability.NS),
+    ("All", Vulnerability.BOTH), ("Both", Vulnerability.BOTH), (3, Vulnerability.BOTH),
+    ("None", Vulnerability.NONE), (None, Vulnerability.NONE), (0, Vulnerability.NONE),
+])
+def test_choose_accepts_every_vulnerability_form(sa, vul, member):
+    hand, auction = Hand.from_pbn(SACRIFICE_HAND), Auction("N", SACRIFICE_CALLS)
+    assert sa.choose(hand, auction, vul) == sa.choose(hand, auction, member)
+    assert sa.hint(hand, auction, vul) == sa.hint(hand, auction, member)
+    assert str(sa.choose(hand, auction, member)) in ("4S", "Pass")
+
+
+@pytest.mark.parametrize("bad, error", [
+    ("vulnerable", InvalidNotationError), ("NSEW", InvalidNotationError),
+    (4, InvalidNotationError), (True, TypeError), (1.5, TypeError),
+    (Seat.NORTH, TypeError), (b"NS", TypeError),
+])
+def test_choose_rejects_other_vulnerabilities_at_once(sa, bad, error):
+    # rejected before any rule runs, also on the first call of an auction
+    for calls in ([], SACRIFICE_CALLS):
+        with pytest.raises(error, match="vulnerability|Vulnerability"):
+            sa.choose(Hand.from_pbn(SACRIFICE_HAND), Auction("N", calls), bad)
+        with pytest.raises(error):
+            sa.hint(Hand.from_pbn(SACRIFICE_HAND), Auction("N", calls), bad)
+
+
+def test_bid_deal_vulnerability_forms_agree():
+    from ddsolver.deal import random_deals
+    sa = StandardAmerican()
+    for deal in random_deals(5, 40):
+        for vul in Vulnerability:
+            want = bid_deal(deal, Seat.NORTH, vul, sa).calls
+            assert bid_deal(deal, "N", vul.pbn, sa).calls == want
+            assert bid_deal(deal, "North", int(vul), sa).calls == want
+    for bad, error in (("vulnerable", InvalidNotationError), (2.0, TypeError)):
+        with pytest.raises(error):
+            bid_deal(Deal.from_pbn(SPEC_DEAL), "N", bad)
+
+
+def test_bid_deal_rejects_text_and_bad_dealer():
+    with pytest.raises(TypeError, match="Deal.from_pbn"):
+        bid_deal(SPEC_DEAL, "N")
+    with pytest.raises(TypeError, match="takes a Deal"):
+        bid_deal(None, "N")
+    with pytest.raises(InvalidNotationError):
+        bid_deal(Deal.from_pbn(SPEC_DEAL), "Q")
+    with pytest.raises(TypeError):
+        bid_deal(Deal.from_pbn(SPEC_DEAL), None)
+
+
+@pytest.mark.parametrize("text, pbn", [("All", "All"), ("both", "All"), ("NS", "NS"),
+                                       ("e-w", "EW"), ("Love", "None")])
+def test_cli_vulnerability_forms(capsys, text, pbn):
+    assert cli_main([SPEC_DEAL, "--vulnerability", text, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["vulnerability"] == pbn
+
+
+def test_cli_bad_vulnerability(capsys):
+    assert cli_main([SPEC_DEAL, "--vulnerability", "vulnerable"]) == 2
+    assert "vulnerability" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from __future__ import annotations
 from ai.constraints import HandConstraints, ace_count, has_stopper
 from .explanation import Explanation, Forcing
 from .rules import Context, Rule
-from .system import BiddingSystem, Hint
+from .system import BiddingSystem, Hint, check_vulnerability
 
 __all__ = [
     "BiddingSystem",
@@ -29,6 +29,7 @@ __all__ = [
     "StandardAmerican",
     "ace_count",
     "bid_deal",
+    "check_vulnerability",
     "has_stopper",
 ]
 
@@ -53,21 +54,35 @@ class StandardAmerican(BiddingSystem):
 
 
 def bid_deal(deal, dealer, vulnerability=None, system=None):
-    """Let ``system`` (default :class:`StandardAmerican`) bid all four hands of ``deal``.
+    """Let ``system`` (default :class:`StandardAmerican`) bid all four hands of ``deal``;
+    each seat's call is chosen from its own hand and the auction only.
 
+    :param deal: a complete :class:`ddsolver.deal.Deal` (for PBN text use
+        :meth:`Deal.from_pbn` first).
+    :param dealer: a :class:`ddsolver.table.Seat` or its letter or name.
+    :param vulnerability: a :class:`ddsolver.table.Vulnerability`, its text (``"None"``,
+        ``"NS"``, ``"EW"``, ``"All"``), 0..3, or ``None`` (default) for none vulnerable.
     :returns: the finished :class:`ddsolver.auction.Auction`.
+    :raises TypeError: if ``deal`` is not a Deal, or ``dealer`` or ``vulnerability`` is of a
+        type neither can have.
     :raises InvalidDealError: if ``deal`` is not a complete deal.
+    :raises InvalidNotationError: if ``dealer`` or ``vulnerability`` is text (or a number)
+        that names none.
     """
     from ddsolver.auction import Auction
+    from ddsolver.deal import Deal
     from ddsolver.errors import InvalidDealError
-    from ddsolver.table import Seat, Vulnerability
+    from ddsolver.table import Seat
+    if not isinstance(deal, Deal):
+        raise TypeError(f"bid_deal takes a Deal, got {type(deal).__name__}: {deal!r:.80}"
+                        + (" (for PBN text use Deal.from_pbn)" if isinstance(deal, str) else ""))
+    dealer = Seat.coerce(dealer)
+    vulnerability = check_vulnerability(vulnerability)
     if system is None:
         system = StandardAmerican()
-    if vulnerability is None:
-        vulnerability = Vulnerability.NONE
     if not deal.is_complete():
         raise InvalidDealError(f"deal {deal} is not complete")
-    auction = Auction(Seat.from_str(dealer) if isinstance(dealer, str) else dealer)
+    auction = Auction(dealer)
     while not auction.is_finished:
         seat = auction.to_act
         auction.add(system.choose(deal[seat], auction, vulnerability))

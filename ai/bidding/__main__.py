@@ -13,23 +13,26 @@ import sys
 
 from ddsolver.deal import Deal
 from ddsolver.errors import BridgeError
-from ddsolver.table import Seat, Vulnerability
+from ddsolver.table import Seat
 
-from . import StandardAmerican, bid_deal
+from . import StandardAmerican, bid_deal, check_vulnerability
 
 
-def run(deal_text: str, dealer: str = "N", vulnerability: str = "None",
-        as_json: bool = False) -> str:
+def run(deal_text: str, dealer="N", vulnerability="None", as_json: bool = False) -> str:
     """The output of the command for one deal (text or JSON).
 
+    :param dealer: a Seat or its letter or name.
+    :param vulnerability: a Vulnerability or its text (``"None"``, ``"NS"``, ``"EW"``,
+        ``"All"``, ``"Both"``, ...).
     :raises BridgeError: for a bad deal, dealer or vulnerability.
+    :raises TypeError: for a dealer or vulnerability of a type neither can have.
     """
     deal = Deal.from_pbn(deal_text)
     if not deal.is_complete():
         from ddsolver.errors import InvalidDealError
         raise InvalidDealError(f"deal {deal_text!r} is not a complete deal of 4 x 13 cards")
-    seat = Seat.from_str(dealer)
-    vul = Vulnerability.from_str(vulnerability)
+    seat = Seat.coerce(dealer)
+    vul = check_vulnerability(vulnerability)
     system = StandardAmerican()
     auction = bid_deal(deal, seat, vul, system)
     exps = system.explain_all(auction)
@@ -57,7 +60,7 @@ def main(argv=None) -> int:
     ap.add_argument("deal", help='PBN deal, e.g. "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 '
                                  'JT97.A86.A87.T96 K82.Q93.KJ5.Q854"')
     ap.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
-    ap.add_argument("--vulnerability", default="None", help="None, NS, EW or All")
+    ap.add_argument("--vulnerability", default="None", help="None, NS, EW or All (also Both, Love, N-S, E-W)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     args = ap.parse_args(argv)
     try:

@@ -35,7 +35,7 @@ from ai.constraints import HandConstraints
 from .explanation import Explanation, Forcing, compose_text
 from .rules import Context, Rule
 
-__all__ = ["BiddingSystem", "Hint"]
+__all__ = ["BiddingSystem", "Hint", "check_vulnerability"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,20 @@ def _check_hand(hand) -> Hand:
     if len(hand) != 13:
         raise InvalidDealError(f"a hand to bid must have 13 cards, {hand} has {len(hand)}")
     return hand
+
+
+def check_vulnerability(vulnerability) -> Vulnerability:
+    """The board's vulnerability from what the rest of the package accepts: a
+    :class:`Vulnerability`, its PBN text (``"None"``, ``"NS"``, ``"EW"``, ``"All"``, also
+    ``"Both"`` and the other forms of :meth:`Vulnerability.from_str`), 0..3, or ``None``
+    for none vulnerable.
+
+    :raises TypeError: for any other type (a bool, a float, a :class:`Side`, ...).
+    :raises InvalidNotationError: for text or a number that names no vulnerability.
+    """
+    if vulnerability is None:
+        return Vulnerability.NONE
+    return Vulnerability.coerce(vulnerability)
 
 
 def _check_auction(auction) -> Auction:
@@ -95,9 +109,13 @@ class BiddingSystem:
 
         :param hand: the 13 cards of the seat to act.
         :param auction: the auction so far (not finished).
-        :param vulnerability: of the board (affects judgement, not meanings).
+        :param vulnerability: of the board (affects judgement, not meanings): a
+            :class:`Vulnerability`, its text (``"None"``, ``"NS"``, ``"EW"``, ``"All"``),
+            0..3, or ``None`` for none vulnerable (see :func:`check_vulnerability`).
         :raises InvalidDealError: if ``hand`` is not a 13-card :class:`Hand`.
         :raises AuctionFinishedError: if the auction is over.
+        :raises TypeError: if ``vulnerability`` is of another type.
+        :raises InvalidNotationError: if ``vulnerability`` names no vulnerability.
         """
         return self._choose(hand, auction, vulnerability)[0]
 
@@ -105,8 +123,11 @@ class BiddingSystem:
              vulnerability: Vulnerability = Vulnerability.NONE) -> Hint:
         """The call the system suggests for ``hand`` and its explanation.
 
+        :param vulnerability: as for :meth:`choose`.
         :raises InvalidDealError: if ``hand`` is not a 13-card :class:`Hand`.
         :raises AuctionFinishedError: if the auction is over.
+        :raises TypeError: if ``vulnerability`` is of a type no vulnerability has.
+        :raises InvalidNotationError: if ``vulnerability`` names no vulnerability.
         """
         call, _ = self._choose(hand, auction, vulnerability)
         return Hint(call, self.explain(auction, call))
@@ -207,6 +228,7 @@ class BiddingSystem:
     def _choose(self, hand: Hand, auction: Auction, vulnerability) -> Tuple[Call, str]:
         _check_hand(hand)
         _check_auction(auction)
+        vulnerability = check_vulnerability(vulnerability)
         ctx = Context(auction, self, vulnerability)
         ordinary = self._instances(ctx, self.rules)
         best = _best(hand, ctx, ordinary)
