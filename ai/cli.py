@@ -1,0 +1,18 @@
+"""The ``ddsolver-ai`` command (also ``python -m ai``): the computer players' jobs.
+
+One click group; each job is a subcommand defined beside the code it runs and added here
+with one line, so that ``ddsolver-ai --help`` lists them all.  Bad input exits with status 2
+and a one-line message naming the problem (click's usage errors).
+"""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ddsolver")
+def main() -> None:
+    """Computer players of contract bridge built on the ddsolver double-dummy solver."""
