@@ -14,6 +14,7 @@ every call.
 from __future__ import annotations
 
 from ai.constraints import HandConstraints, ace_count, has_stopper
+
 from .explanation import Explanation, Forcing
 from .rules import Context, Rule
 from .system import BiddingSystem, Hint, check_vulnerability

@@ -25,12 +25,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
+from ai.constraints import MAX_HCP, HandConstraints
 from ddsolver.auction import Call
 from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 from ddsolver.table import Seat
 
-from ai.constraints import MAX_HCP, HandConstraints
 from .explanation import Forcing
 
 __all__ = ["SUIT_VARS", "Bindings", "Context", "Pattern", "Rule"]

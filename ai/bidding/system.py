@@ -25,13 +25,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import List, Tuple
 
+from ai.constraints import HandConstraints
 from ddsolver.auction import PASS, Auction, Call
 from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 from ddsolver.errors import AuctionFinishedError, IllegalCallError, InvalidDealError
 from ddsolver.table import Vulnerability
 
-from ai.constraints import HandConstraints
 from .explanation import Explanation, Forcing, compose_text
 from .rules import Context, Rule
 

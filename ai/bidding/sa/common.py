@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ai.constraints import has_stopper
 from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 
-from ai.constraints import has_stopper
 from ..explanation import Forcing
 from ..rules import Rule
 

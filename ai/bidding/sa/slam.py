@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+from ai.constraints import ace_count
 from ddsolver.auction import Call
 from ddsolver.cards import Strain
 
-from ai.constraints import ace_count
 from .common import F1, SUITS, last_name, length, plen, pmin, rho_passed, rule, total_points
 
 BLACKWOOD = "Blackwood"

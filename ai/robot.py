@@ -1,0 +1,121 @@
+"""The computer player: the bidding system for calls, Monte Carlo card play for cards.
+
+>>> from ai.robot import ComputerPlayer, LEVELS
+>>> sorted(LEVELS)
+['easy', 'hard', 'medium']
+>>> ComputerPlayer("hard").settings.samples >= ComputerPlayer("easy").settings.samples
+True
+
+Decisions are pure functions of the view and the seed: each decision draws its random
+numbers from ``random.Random(f"{seed}:{view.fingerprint()}")`` (Python's string seeding
+hashes with SHA-512, the same on every platform), so a seeded computer makes the same call
+or card whenever it sees the same things, whatever the hidden cards are.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional, Union
+
+from ai.cardplay import CardChoice, CardPlayer, PlaySettings
+from ai.players import SeatView
+from ddsolver.auction import Call
+from ddsolver.cards import Card
+
+__all__ = ["LEVELS", "ComputerPlayer"]
+
+#: The settings of each strength; any of them can be overridden per player.
+#:
+#: - ``easy``: a handful of layouts dealt uniformly (only the known cards and shown voids
+#:   are used), a short time budget: legal and sensible, often careless.
+#: - ``medium``: more layouts, dealt within what the auction showed.
+#: - ``hard``: the most layouts, dealt within the auction and weighed by how well they
+#:   explain the calls and the cards played, the longest budget.
+LEVELS = {
+    "easy": PlaySettings(samples=3, lead_samples=3, method="uniform", time_budget=0.25,
+                         min_samples=2),
+    "medium": PlaySettings(samples=20, lead_samples=12, method="rejection", time_budget=0.5,
+                           min_samples=6),
+    "hard": PlaySettings(samples=48, lead_samples=24, method="rejection", time_budget=1.0,
+                         min_samples=12),
+}
+
+
+class ComputerPlayer:
+    """A computer player at one seat (the :class:`ai.players.Player` protocol).
+
+    :param level: ``"easy"``, ``"medium"`` or ``"hard"`` (see :data:`LEVELS`).
+    :param seed: an integer or text for reproducible decisions, or ``None`` (fresh random
+        numbers each decision).
+    :param system: the bidding system (default :class:`ai.bidding.StandardAmerican`).
+    :param settings: a :class:`~ai.cardplay.PlaySettings` replacing the level's.
+    :param overrides: single settings to change, e.g. ``samples=100, time_budget=2.0,
+        threads=1``.
+    :raises ValueError: for an unknown level or a bad setting.
+    :raises TypeError: for a seed that is neither an integer, text nor ``None``.
+    """
+
+    def __init__(self, level: str = "medium", seed: Union[int, str, None] = None, *,
+                 system=None, settings: Optional[PlaySettings] = None, **overrides):
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise TypeError(f"seed must be an integer, text or None, got {seed!r}")
+        if system is None:
+            from ai.bidding import StandardAmerican
+            system = StandardAmerican()
+        base = settings if settings is not None else LEVELS[level]
+        try:
+            self.settings = base.with_(**overrides) if overrides else base
+        except TypeError as exc:
+            raise ValueError(f"unknown setting: {exc}") from None
+        self.level = level
+        self.seed = seed
+        self.system = system
+        self._cards = CardPlayer(self.settings, system)
+        #: the last card decision (for diagnostics and benchmarks)
+        self.last_choice: Optional[CardChoice] = None
+
+    def _rng(self, view: SeatView, what: str) -> random.Random:
+        if self.seed is None:
+            return random.Random()
+        return random.Random(f"{self.seed}:{what}:{view.fingerprint()}")
+
+    def call(self, view: SeatView) -> Call:
+        """The call for ``view.seat`` by the bidding system (rules alone)."""
+        _check_view(view)
+        return self.system.choose(view.original_hand, view.auction, view.vulnerability)
+
+    def card(self, view: SeatView) -> Card:
+        """The card for ``view.to_play`` (own hand, or dummy's when declarer)."""
+        _check_view(view)
+        choice = self._cards.choose(view, self._rng(view, "card"))
+        self.last_choice = choice
+        return choice.card
+
+    def hint(self, view: SeatView):
+        """A suggestion for the seat: during the auction the system's call with its
+        explanation (:class:`ai.bidding.Hint`); during the play the card this player would
+        play (a :class:`~ai.cardplay.CardChoice`)."""
+        _check_view(view)
+        if not view.auction_finished:
+            return self.system.hint(view.original_hand, view.auction, view.vulnerability)
+        return self._cards.choose(view, self._rng(view, "hint"))
+
+    def explain(self, view: SeatView, call) -> object:
+        """What ``call`` would mean if made now by the seat to act (the system's
+        :class:`ai.bidding.Explanation`)."""
+        _check_view(view)
+        return self.system.explain(view.auction, call)
+
+    def close(self) -> None:
+        """Release the solver threads."""
+        self._cards.close()
+
+    def __repr__(self) -> str:
+        return f"ComputerPlayer({self.level!r}, seed={self.seed!r})"
+
+
+def _check_view(view) -> None:
+    if not isinstance(view, SeatView):
+        raise TypeError(f"a computer player is given a SeatView, got {type(view).__name__}")
