@@ -461,103 +461,17 @@ def _prepare(game: Any) -> _BoardReport:
     return report
 
 
-_SCORE_RE = re.compile(r"\s*(NS|EW)\s+([+-]?\d+)\s*\Z", re.IGNORECASE)
-_PAR_PART_RE = re.compile(r"\s*(NS|EW|N|E|S|W)\s+([1-7])\s*(NT|N|C|D|H|S)\s*(XX|X|\*)?\s*"
-                          r"(=|[+-]\d+)?\s*\Z", re.IGNORECASE)
-
-
-def _ns_score(text: str) -> int | None:
-    """``OptimumScore`` as points for North-South, or ``None`` if unreadable."""
-    m = _SCORE_RE.match(text)
-    if m is None:
-        return None
-    value = int(m.group(2))
-    return value if m.group(1).upper() == "NS" else -value
-
-
-def _par_contract_set(text: str) -> frozenset | None:
-    """``ParContract`` as a set of (declarer, level, strain, doubled, result), ``"PASS"``
-    for a passed-out par, ``None`` if unreadable.  Contract order and spacing, ``N``/``NT``
-    and a missing ``=`` do not matter."""
-    value = text.strip()
-    if value.upper() in ("PASS", "PASSED OUT"):
-        return frozenset(["PASS"])
-    out = set()
-    for part in re.split(r"[;,]", value):
-        if not part.strip():
-            continue
-        m = _PAR_PART_RE.match(part)
-        if m is None:
-            return None
-        declarer, level, strain, dbl, res = m.groups()
-        strain = strain.upper()
-        strain = "N" if strain == "NT" else strain
-        result = 0 if res in (None, "=") else int(res)
-        out.add((declarer.upper(), int(level), strain, bool(dbl), result))
-    return frozenset(out) if out else None
-
-
 def _check_board(report: _BoardReport) -> None:
     """Compare the analysis tags already in the game with ours; fill report.check and
     report.mismatches."""
-    from .pbn import (
-        dd_tricks_from_pbn,
-        par_tags,
-        parse_optimum_result_table,
-    )
+    from .pbn.dd_tags import compare_analysis_tags
 
-    game = report.game
-    compared = False
-    ours = {(st, se): int(report.table[st, se]) for st in Strain for se in _SEATS}
-
-    def compare_tricks(tag: str, theirs: dict) -> None:
-        for st in _PRINT_STRAINS:
-            for se in (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST):
-                if (st, se) in theirs and theirs[(st, se)] != ours[(st, se)]:
-                    report.mismatches.append(
-                        f"{tag} {se.letter} {st.letter}: file {theirs[(st, se)]}, "
-                        f"ddsolver {ours[(st, se)]}")
-
-    value = game.get("DoubleDummyTricks")
-    if value is not None and value.strip():
-        compared = True
-        try:
-            compare_tricks("DoubleDummyTricks", dd_tricks_from_pbn(value))
-        except BridgeError as exc:
-            report.mismatches.append(f"DoubleDummyTricks unreadable: {exc}")
-    t = game.tag("OptimumResultTable")
-    if t is not None and t.section:
-        compared = True
-        try:
-            theirs_table = parse_optimum_result_table(t.section)
-            compare_tricks("OptimumResultTable", theirs_table)
-            if len(theirs_table) < 20:
-                report.mismatches.append(f"OptimumResultTable lists {len(theirs_table)} of "
-                                         f"the 20 results")
-        except BridgeError as exc:
-            report.mismatches.append(f"OptimumResultTable unreadable: {exc}")
-    our_score, our_contracts = par_tags(report.par)
-    value = game.get("OptimumScore")
-    if value is not None and value.strip():
-        compared = True
-        theirs_score = _ns_score(value)
-        if theirs_score is None:
-            report.mismatches.append(f"OptimumScore unreadable: {value!r}")
-        elif theirs_score != int(report.par.score):
-            report.mismatches.append(f"OptimumScore: file {value!r}, ddsolver {our_score!r}")
-    value = game.get("ParContract")
-    if value is not None and value.strip():
-        compared = True
-        theirs_set = _par_contract_set(value)
-        if theirs_set is None:
-            report.mismatches.append(f"ParContract unreadable: {value!r}")
-        elif theirs_set != _par_contract_set(our_contracts):
-            report.mismatches.append(
-                f"ParContract: file {value!r}, ddsolver {our_contracts!r}")
-    if not compared:
+    mismatches = compare_analysis_tags(report.game, report.table, report.par)
+    if mismatches is None:
         report.check = "unchecked"
     else:
-        report.check = "mismatch" if report.mismatches else "ok"
+        report.mismatches = mismatches
+        report.check = "mismatch" if mismatches else "ok"
 
 
 def _write_output(games: list[Any], output: str, newline: str) -> None:

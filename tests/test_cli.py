@@ -520,20 +520,6 @@ def test_club_hand_record_check_reproduces_other_solver(tmp_path: Path):
         assert a.tags == b.tags
 
 
-def test_par_text_comparison_rules():
-    from ddsolver.cli import _ns_score, _par_contract_set
-
-    assert _ns_score("NS 430") == 430 and _ns_score("EW 430") == -430
-    assert _ns_score("EW -500") == 500 and _ns_score("430") is None
-    same = _par_contract_set("EW 5C=; EW 5D=")
-    assert same == _par_contract_set("EW 5D=;EW  5C") == _par_contract_set("ew 5c=, ew 5d")
-    assert same != _par_contract_set("EW 5C=")
-    assert _par_contract_set("NS 4SX-3") == _par_contract_set("NS 4S*-3")
-    assert _par_contract_set("NS 4SX-3") != _par_contract_set("NS 4S-3")
-    assert _par_contract_set("Pass") == _par_contract_set("PASS") == frozenset(["PASS"])
-    assert _par_contract_set("NS 8S=") is None and _par_contract_set("") is None
-
-
 @pytest.mark.skipif(not os.path.exists(os.devnull) or os.name != "posix",
                     reason="needs a POSIX /dev/null")
 def test_analyse_to_dev_null_leaves_it_a_device(small_pbn: Path):

@@ -36,6 +36,7 @@ from ddsolver.pbn import (
     read_pbn,
     write_pbn,
 )
+from ddsolver.pbn.dd_tags import optimum_score_ns, par_contract_set
 from ddsolver.play import Position
 from ddsolver.table import Seat, Vulnerability, board_dealer, board_vulnerability
 
@@ -886,3 +887,16 @@ def test_write_into_missing_directory_names_the_target(tmp_path):
         atomic_write(target, "% PBN 2.1\n")
     assert str(target) in str(info.value) and ".tmp" not in str(info.value)
     assert not target.parent.exists()
+
+
+def test_par_text_comparison_rules():
+    # read by ``ddsolver analyse --check`` (was in ddsolver/cli.py)
+    assert optimum_score_ns("NS 430") == 430 and optimum_score_ns("EW 430") == -430
+    assert optimum_score_ns("EW -500") == 500 and optimum_score_ns("430") is None
+    same = par_contract_set("EW 5C=; EW 5D=")
+    assert same == par_contract_set("EW 5D=;EW  5C") == par_contract_set("ew 5c=, ew 5d")
+    assert same != par_contract_set("EW 5C=")
+    assert par_contract_set("NS 4SX-3") == par_contract_set("NS 4S*-3")
+    assert par_contract_set("NS 4SX-3") != par_contract_set("NS 4S-3")
+    assert par_contract_set("Pass") == par_contract_set("PASS") == frozenset(["PASS"])
+    assert par_contract_set("NS 8S=") is None and par_contract_set("") is None

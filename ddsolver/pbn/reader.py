@@ -1,0 +1,368 @@
+"""The PBN reader: PBN text, bytes or files to :class:`~ddsolver.pbn.game.PBNGame` objects.
+
+The reader takes PBN *import format* (PBN 2.1, section 2.1) as real programs write it:
+several games per file separated by semi-empty lines (section 3; a second ``Event`` or
+``Board`` tag, or any tag repeated after the ``Deal``, with no empty line before it also
+starts a new game, with a warning), ``%`` escape lines (2.4), ``{}`` comments over several
+lines and ``;`` rest-of-line comments (3.8), tag pairs with stray white space such as
+``[ Auction "E"]`` or spanning lines (3.3), CRLF or LF line ends, UTF-8 with or without
+BOM, UTF-16 with a BOM, or Latin-1 (2.2), ``#``/``##`` inherited tag values (4.8).  The
+sections after the tags are kept verbatim and read by the game on demand.
+
+Source: PBN standard 2.1, Tis Veugen and Kaj G Backas (2007, text of 2017.02.14).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from bisect import bisect_right
+from typing import IO, Union
+
+from .._io import decode_text
+from ..errors import PBNError
+from .game import PBNGame
+from .tags import NAME_RE, Tag
+
+__all__ = ["parse_pbn", "read_pbn"]
+
+#: Tags that, met a second time in a game, start the next game (so does any tag met again
+#: once the game has its Deal): a file whose games are not separated by empty lines (PBN
+#: 2.1, section 3) would otherwise lose all but the first.
+_GAME_START_TAGS = frozenset(["Event", "Board"])
+
+#: Tags whose value may not be inherited with ``#`` or ``##`` (PBN 2.1, section 4.8).
+_NO_INHERIT = frozenset(
+    ["Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note"])
+
+_BOARD_HINT_RE = re.compile(r'\[\s*Board\s*"([^"\n]*)"')
+
+#: What the reader and the writer take: a path, or a file object (text or binary).
+PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+
+
+class _RawTag:
+    __slots__ = ("comments", "end", "has_data", "line", "name", "start", "value")
+
+    def __init__(self, name: str, value: str, line: int, start: int):
+        self.name = name
+        self.value = value
+        self.line = line
+        self.start = start
+        self.end = start
+        self.has_data = False
+        self.comments: list[str] = []
+
+
+class _Reader:
+    """Scans a whole PBN text: games, tags, comments, escape lines, section spans."""
+
+    def __init__(self, text: str, source: str | None):
+        text = text.removeprefix("\ufeff")
+        self.text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.source = source
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        self.escape_lines: set = set()
+        self.games: list[PBNGame] = []
+        self.sticky: dict[str, str] = {}
+        self.last_value: dict[str, str] = {}
+        self.pending: list[str] = []     # warnings for the next game finished
+
+    def line_of(self, pos: int) -> int:
+        return bisect_right(self.line_starts, pos)
+
+    def where(self, pos: int, game_start: int) -> str:
+        parts = []
+        if self.source:
+            parts.append(self.source)
+        parts.append(f"line {self.line_of(pos)}")
+        end = re.compile(r"\n[ \t\v\f]*\n").search(self.text, game_start)
+        chunk = self.text[game_start:end.start() if end else len(self.text)]
+        m = _BOARD_HINT_RE.search(chunk)
+        if m and m.group(1).strip() not in ("", "?", "#"):
+            parts.append(f"board {m.group(1).strip()}")
+        else:
+            parts.append(f"game {len(self.games) + 1}")
+        return ", ".join(parts)
+
+    def error(self, pos: int, game_start: int, message: str) -> PBNError:
+        return PBNError(f"{self.where(pos, game_start)}: {message}")
+
+    def run(self) -> list[PBNGame]:
+        text = self.text
+        n = len(text)
+        pos = 0
+        tags: list[_RawTag] = []
+        names: set = set()      # the names of ``tags``
+        preamble: list[str] = []
+        escapes: list[str] = []
+        game_start = 0
+        at_line_start = True
+        while pos < n:
+            if at_line_start:
+                eol = text.find("\n", pos)
+                if eol < 0:
+                    eol = n
+                line = text[pos:eol]
+                if line.startswith("%"):
+                    self.escape_lines.add(self.line_of(pos))
+                    if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", line):
+                        escapes.append(line.rstrip())
+                    pos = eol + 1
+                    continue
+                if not line.strip(" \t\v\f"):
+                    if tags:
+                        tags[-1].end = pos
+                        self.finish(tags, preamble, escapes)
+                        tags, preamble, escapes, names = [], [], [], set()
+                    pos = eol + 1
+                    game_start = pos
+                    continue
+                at_line_start = False
+            ch = text[pos]
+            if ch == "\n":
+                pos += 1
+                at_line_start = True
+            elif ch in " \t\v\f":
+                pos += 1
+            elif ch == "{":
+                end = text.find("}", pos + 1)
+                if end < 0:
+                    raise self.error(pos, game_start, "unterminated comment '{' (no '}')")
+                self.add_comment(tags, preamble, text[pos:end + 1])
+                pos = end + 1
+            elif ch == ";":
+                eol = text.find("\n", pos)
+                if eol < 0:
+                    eol = n
+                self.add_comment(tags, preamble, text[pos:eol].rstrip())
+                pos = eol
+            elif ch == "[":
+                if tags:
+                    tags[-1].end = pos
+                start = pos
+                tag, pos = self.read_tag(pos, game_start)
+                if (tag.name != "Note" and tag.name in names
+                        and (tag.name in _GAME_START_TAGS or "Deal" in names)):
+                    # Games are separated by an empty line (PBN 2.1, section 3); a tag
+                    # repeated without one, when it is Event or Board or the game has its
+                    # Deal already, starts the next game rather than being dropped.
+                    self.finish(tags, preamble, escapes)
+                    tags, preamble, escapes, names = [], [], [], set()
+                    game_start = start
+                    self.pending.append(f"line {tag.line}: a new game read from tag "
+                                        f"{tag.name} (no empty line before it; PBN 2.1, "
+                                        f"section 3)")
+                tags.append(tag)
+                names.add(tag.name)
+            elif ch == "]":
+                raise self.error(pos, game_start, "']' without a tag opened by '['")
+            else:
+                if not tags:
+                    eol = text.find("\n", pos)
+                    snippet = text[pos:eol if eol >= 0 else n].strip()[:40]
+                    raise self.error(pos, game_start,
+                                     f"text {snippet!r} outside any tag (expected '[')")
+                tags[-1].has_data = True
+                if ch == '"':
+                    _, pos = self.read_string(pos, game_start, "section data")
+                else:
+                    while pos < n and text[pos] not in ' \t\v\f\n{;["]':
+                        pos += 1
+        if tags:
+            tags[-1].end = n
+            self.finish(tags, preamble, escapes)
+        elif (preamble or escapes) and self.games:
+            # Comments after the last game: they follow its last tag (or section).
+            last = self.games[-1]
+            tag = last.tag_list[-1]
+            if tag.section:
+                tag.section.extend(x for c in preamble for x in c.split("\n"))
+                tag.section_lines = None
+            else:
+                tag.comments.extend(preamble)
+            last.escapes.extend(escapes)
+        return self.games
+
+    def add_comment(self, tags: list[_RawTag], preamble: list[str], comment: str) -> None:
+        if tags:
+            tags[-1].comments.append(comment)
+        else:
+            preamble.append(comment)
+
+    def read_string(self, pos: int, game_start: int, what: str) -> tuple[str, int]:
+        text = self.text
+        out = []
+        i = pos + 1
+        n = len(text)
+        while i < n:
+            ch = text[i]
+            if ch == "\\" and i + 1 < n and text[i + 1] in '"\\':
+                out.append(text[i + 1])
+                i += 2
+            elif ch == '"':
+                return "".join(out), i + 1
+            elif ch == "\n":
+                break
+            else:
+                out.append(ch)
+                i += 1
+        raise self.error(pos, game_start, f"unterminated string in {what} (no closing '\"' "
+                                          f"on the line)")
+
+    def skip_ws(self, pos: int, start: int, game_start: int, name: str) -> int:
+        text = self.text
+        n = len(text)
+        while pos < n and text[pos] in " \t\v\f\n":
+            if text[pos] == "\n":
+                eol = text.find("\n", pos + 1)
+                rest = text[pos + 1:eol if eol >= 0 else n]
+                if not rest.strip(" \t\v\f") or rest.startswith("%"):
+                    raise self.error(start, game_start, f"unterminated tag [{name}")
+            pos += 1
+        return pos
+
+    def read_tag(self, start: int, game_start: int) -> tuple[_RawTag, int]:
+        text = self.text
+        pos = self.skip_ws(start + 1, start, game_start, "")
+        m = NAME_RE.match(text, pos)
+        if m is None:
+            snippet = text[start:text.find("\n", start) if "\n" in text[start:] else None]
+            raise self.error(start, game_start, f"bad tag {snippet.strip()[:40]!r}: no tag name")
+        name = m.group(0)
+        pos = self.skip_ws(m.end(), start, game_start, name)
+        if pos >= len(text) or text[pos] != '"':
+            raise self.error(start, game_start,
+                             f"tag [{name} has no quoted value (or is unterminated)")
+        value, pos = self.read_string(pos, game_start, f"tag [{name}")
+        pos = self.skip_ws(pos, start, game_start, name)
+        if pos >= len(text) or text[pos] != "]":
+            raise self.error(start, game_start, f"unterminated tag [{name} \"{value}\" "
+                                                f"(missing ']')")
+        return _RawTag(name, value, self.line_of(start), pos + 1), pos + 1
+
+    def section_of(self, raw: _RawTag) -> tuple[list[str], list[int]]:
+        text = self.text
+        first = self.line_of(raw.start)
+        last = self.line_of(max(raw.start, raw.end - 1)) if raw.end > raw.start else first
+        lines: list[str] = []
+        numbers: list[int] = []
+        for ln in range(first, last + 1):
+            if ln in self.escape_lines:
+                continue
+            lstart = self.line_starts[ln - 1]
+            lend = self.line_starts[ln] - 1 if ln < len(self.line_starts) else len(text)
+            seg = text[max(lstart, raw.start):min(lend, raw.end)]
+            lines.append(seg.rstrip())
+            numbers.append(ln)
+        if lines and not lines[0].strip():
+            lines.pop(0)
+            numbers.pop(0)
+        elif lines:
+            lines[0] = lines[0].lstrip()
+        while lines and not lines[-1].strip():
+            lines.pop()
+            numbers.pop()
+        return lines, numbers
+
+    def finish(self, raws: list[_RawTag], preamble: list[str], escapes: list[str]) -> None:
+        game = PBNGame(preamble=preamble, escapes=escapes)
+        game.index = len(self.games) + 1
+        game.line = raws[0].line
+        game.source = self.source
+        for message in self.pending:
+            game._warn(message)
+        self.pending = []
+        seen: set = set()
+        for raw in raws:
+            tag = Tag(raw.name, raw.value, line=raw.line)
+            if raw.has_data:
+                tag.section, tag.section_lines = self.section_of(raw)
+            else:
+                tag.comments = list(raw.comments)
+            if raw.name != "Note" and raw.name in seen:
+                game._warn(f"line {raw.line}: repeated tag {raw.name} ignored (PBN 2.1, "
+                           f"section 3.4)")
+                continue
+            seen.add(raw.name)
+            game.tag_list.append(tag)
+        self.inherit(game)
+        game.validate()
+        self.games.append(game)
+
+    def inherit(self, game: PBNGame) -> None:
+        """Resolve ``#`` and ``##`` tag values (PBN 2.1, section 4.8)."""
+        present = set()
+        for t in game.tag_list:
+            if t.name == "Note":
+                continue
+            present.add(t.name)
+            raw = t.value
+            if raw == "#" or raw.startswith("##"):
+                if t.name in _NO_INHERIT:
+                    raise game._error(t, f"tag {t.name} may not inherit its value with "
+                                         f"{raw[:2]!r} (PBN 2.1, section 4.8)")
+                if raw.startswith("##"):
+                    t.value = raw[2:]
+                    self.sticky[t.name] = t.value
+                else:
+                    t.value = self.last_value.get(t.name, "")
+                    self.sticky.pop(t.name, None)
+                t.raw_value = raw
+            else:
+                self.sticky.pop(t.name, None)
+        for name, value in self.sticky.items():
+            if name not in present:
+                tag = Tag(name, value, raw_value="##" + value)
+                game.tag_list.insert(game._insert_index(name, None), tag)
+        for t in game.tag_list:
+            if t.name != "Note":
+                self.last_value[t.name] = t.value
+
+
+def parse_pbn(text: str, *, source: str | None = None) -> list[PBNGame]:
+    """Parse PBN text (import format, PBN 2.1) into games.
+
+    :param text: the file's text (any line ends; a BOM is dropped).
+    :param source: a name for error messages (a file name).
+    :returns: one :class:`PBNGame` per game, in file order, each validated.
+    :raises PBNError: for malformed input, naming the line and the board (or game number):
+        an unterminated tag, string or comment, text outside a tag, a bad deal, an unknown
+        seat, a bad call or card, a forbidden ``#`` inheritance...
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_pbn needs a str, got {type(text).__name__}")
+    return _Reader(text, source).run()
+
+
+def read_pbn(source: PathOrFile | bytes) -> list[PBNGame]:
+    """Read PBN games from a path, a file object, bytes, or PBN text.
+
+    A ``str`` is taken as PBN text when it contains a line break, or a ``[`` and names no
+    existing file; otherwise as a path.  Bytes and files are decoded as UTF-8 (BOM or not), as
+    UTF-16 after a UTF-16 byte-order mark, or else as Latin-1.
+
+    :returns: the games (see :func:`parse_pbn`).
+    :raises PBNError: for malformed input (the message starts with the file name).
+    :raises OSError: if the file cannot be read.
+    """
+    if isinstance(source, bytes):
+        return parse_pbn(decode_text(source))
+    if isinstance(source, str) and (
+            "\n" in source or not source.strip()
+            or ("[" in source and not os.path.isfile(source))):
+        return parse_pbn(source)
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as fh:
+            data = fh.read()
+        return parse_pbn(decode_text(data), source=os.fspath(source))
+    if hasattr(source, "read"):
+        data = source.read()
+        name = getattr(source, "name", None)
+        name = name if isinstance(name, str) else None
+        if isinstance(data, bytes):
+            data = decode_text(data)
+        return parse_pbn(data, source=name)
+    raise TypeError(f"read_pbn needs a path, a file, bytes or text, not "
+                    f"{type(source).__name__}")
+

@@ -1,0 +1,117 @@
+"""The PBN writer: games to PBN text and files.
+
+Every tag, section and comment of a game is written back in its original order, unknown
+tags included, with resolved (no longer inherited) tag values, so that each written game
+stands alone; games are separated by an empty line (PBN 2.1, section 3), and a file starts
+with a ``% PBN 2.1`` line (``% EXPORT`` too when written with CRLF line ends, the export
+format of section 2.1).  A file is written atomically.
+
+Source: PBN standard 2.1, Tis Veugen and Kaj G Backas (2007, text of 2017.02.14).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable
+
+from .._io import atomic_write_bytes
+from ..errors import PBNError
+from .game import PBNGame
+from .reader import PathOrFile
+from .tags import NAME_RE
+
+__all__ = ["dumps_pbn", "write_pbn"]
+
+
+def game_lines(game: PBNGame) -> list[str]:
+    """The lines of one game: escape lines, preamble comments, then each tag with its
+    comments and section lines.
+
+    :raises PBNError: for a tag name that is no name or a value with a line break.
+    """
+    lines = [e for e in game.escapes]
+    for c in game.preamble:
+        lines.extend(c.split("\n"))
+    for t in game.tag_list:
+        if not NAME_RE.fullmatch(t.name):
+            raise PBNError(f"cannot write tag name {t.name!r}")
+        if "\n" in t.value or "\r" in t.value:
+            raise PBNError(f"cannot write tag {t.name}: its value has a line break")
+        lines.append(t.to_pbn())
+        for c in t.comments:
+            lines.extend(c.split("\n"))
+        for s in t.section:
+            # an empty line can stand in a section only inside a {comment} (elsewhere it
+            # ends the game): written as read, as comments are
+            lines.append(s.rstrip())
+    return lines
+
+
+def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str:
+    """PBN text for ``games``: a ``% PBN 2.1`` line, then each game (escape lines,
+    comments, tags with their sections and comments in order), games separated by an
+    empty line.  Tag values are written resolved (no ``#`` inheritance).
+
+    :param newline: the line end; ``"\\r\\n"`` writes PBN 2.1 export format (CRLF line
+        ends, resolved tag values), announced by a ``% EXPORT`` line.
+    :raises PBNError: for a tag that cannot be written (bad name, line break in a value).
+    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them.
+    :raises ValueError: if ``newline`` is not ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
+    """
+    if newline not in ("\n", "\r\n", "\r"):
+        raise ValueError(f"newline must be '\\n', '\\r\\n' or '\\r', got {newline!r}")
+    if isinstance(games, PBNGame):
+        games = [games]
+    elif isinstance(games, (str, bytes)) or not isinstance(games, Iterable):
+        raise TypeError(f"expected a PBNGame or an iterable of PBNGames, got "
+                        f"{type(games).__name__}")
+    games = list(games)
+    for game in games:
+        if not isinstance(game, PBNGame):
+            raise TypeError(f"expected PBNGames, got {type(game).__name__}")
+    out = ["% PBN 2.1"]
+    if newline == "\r\n":
+        out.append("% EXPORT")
+    for i, game in enumerate(games):
+        if i:
+            out.append("")
+        out.extend(game_lines(game))
+    return newline.join(out) + newline
+
+
+def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
+              newline: str = "\r\n", encoding: str | None = None) -> None:
+    """Write ``games`` as PBN (see :func:`dumps_pbn`).
+
+    A path is written atomically (temporary file in the same directory, fsync, rename):
+    the old file stays intact if anything fails.
+
+    :param newline: ``"\\r\\n"`` by default (PBN 2.1 export line end).
+    :param encoding: default Latin-1 (ISO 8859-1, the PBN character set) when every
+        character fits, else UTF-8.  Ignored for text-mode files.
+    :raises PBNError: for a tag that cannot be written.
+    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them, or
+        ``path_or_file`` is neither a path nor a file object with a ``write`` method.
+    :raises ValueError: for a ``newline`` other than ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
+    :raises LookupError: for an ``encoding`` Python does not know (nothing is written).
+    :raises OSError: if the file cannot be written.
+    """
+    if not isinstance(path_or_file, (str, os.PathLike)) and not callable(
+            getattr(path_or_file, "write", None)):
+        raise TypeError(f"write_pbn needs a path or a writable file, got "
+                        f"{type(path_or_file).__name__}")
+    text = dumps_pbn(games, newline=newline)
+    if encoding is None:
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:
+            data = text.encode("utf-8")
+    else:
+        data = text.encode(encoding)
+    if isinstance(path_or_file, (str, os.PathLike)):
+        atomic_write_bytes(path_or_file, data)
+    elif isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "encoding"):
+        path_or_file.write(text)  # type: ignore[arg-type]
+    else:
+        path_or_file.write(data)  # type: ignore[arg-type]
