@@ -29,7 +29,7 @@ from ddsolver.play import trick_winner
 from ddsolver.scoring import Contract
 from ddsolver.table import Seat, Vulnerability
 
-__all__ = ["InvalidViewError", "Player", "SCORINGS", "SeatView", "seat_view"]
+__all__ = ["Claim", "InvalidViewError", "Player", "SCORINGS", "SeatView", "seat_view"]
 
 #: The scorings a view may carry: ``"IMP"`` (teams, and Chicago's total points, where the
 #: contract matters most) or ``"MP"`` (pairs, where every trick counts).
@@ -485,6 +485,26 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
                     to_play=to_play, legal_cards=legal)
 
 
+@dataclass(frozen=True)
+class Claim:
+    """A claim (WBF Laws 2017, Law 68): what a player may return from
+    :meth:`Player.card` instead of a card.
+
+    :ivar tricks: how many of the tricks not yet completed (the trick in progress
+        included) the claimer's side will take, 0 .. ``13 - completed tricks``; the other
+        side gets the rest (a claim of 0 concedes them all).  The table accepts the claim
+        when it holds against every defence (double dummy on the real deal) and otherwise
+        asks for a card again (:func:`ai.game.play_board`).
+    """
+
+    tricks: int
+
+    def __post_init__(self):
+        t = self.tricks
+        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= 13:
+            raise ValueError(f"a claim is a number of tricks 0..13, got {t!r}")
+
+
 @runtime_checkable
 class Player(Protocol):
     """The interface of every player, human or computer.
@@ -499,5 +519,6 @@ class Player(Protocol):
         ...
 
     def card(self, view: SeatView) -> Card:
-        """The card for ``view.to_play``: one of ``view.legal_cards``."""
+        """The card for ``view.to_play``: one of ``view.legal_cards`` (or a
+        :class:`Claim` of the remaining tricks)."""
         ...
