@@ -5,16 +5,20 @@ from __future__ import annotations
 import random
 
 import pytest
+from table_players import Log, ScriptedPlayer, table
+from table_players import check_card_by_card as _check_card_by_card
 
 from ai.bidding import StandardAmerican
-from ai.game import BoardResult, play_board
-from ai.players import SeatView
+from ai.game import BoardResult, InvalidRecordError, Progress, pbn_note_text, play_board
+from ai.players import Claim, SeatView
+from ddsolver import read_pbn
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card
 from ddsolver.deal import Deal, random_deals
 from ddsolver.errors import IllegalCallError, IllegalCardError, InvalidDealError
 from ddsolver.play import Position
 from ddsolver.scoring import ns_score
+from ddsolver.solver import solve_best
 from ddsolver.table import Seat
 
 DEAL = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")
@@ -113,41 +117,8 @@ def test_random_boards_are_legal():
 # The human's rules, claims, progress, saving, PBN
 # ---------------------------------------------------------------------------------------
 
-from table_players import Log, ScriptedPlayer, SystemPlayer, table  # noqa: E402
-
-from ai.game import InvalidRecordError, Progress, pbn_note_text  # noqa: E402
-from ai.players import Claim  # noqa: E402
-from ddsolver import read_pbn  # noqa: E402
-from ddsolver.solver import solve_best  # noqa: E402
-
 GRAND = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. "
                       "...AKQJT98765432")
-
-
-def _card_asks(log):
-    return [(name, view, answer) for name, kind, view, answer in log if kind == "card"]
-
-
-def _check_card_by_card(result, log, human=None):
-    """Every card of the play was chosen by the right player from the right view."""
-    asks = _card_asks(log)
-    assert len(asks) == len(result.play)
-    declarer = result.declarer
-    for (seat, card), (name, view, answer) in zip(result.play, asks):
-        assert answer == card
-        assert view.to_play == seat and card in view.legal_cards
-        controller = declarer if seat in (declarer, declarer.partner) else seat
-        assert view.seat == controller              # declarer's view for dummy's cards
-        if human is not None and controller.side == human.side \
-                and declarer.side == human.side:
-            assert name == human.letter             # the human plays both hands
-        else:
-            assert name == controller.letter        # everyone else only its own seat
-        # no view shows a hand the seat may not see
-        assert view.original_hand == result.deal[view.seat]
-        if view.original_dummy is not None:
-            assert view.original_dummy == result.deal[declarer.partner]
-            assert len(view.played) >= 1
 
 
 @pytest.mark.parametrize("dealer,declarer", [("N", Seat.NORTH), ("S", Seat.SOUTH)])
@@ -183,7 +154,7 @@ def test_a_human_defender_plays_only_its_own_cards():
 
 
 def test_four_passes_pass_the_board_out():
-    players, log = table()
+    players, _ = table()
     events = []
     r = play_board(DEAL, players, "E", "All", human="S", auction=None,
                    progress=Progress(tuple(Call.from_str("Pass") for _ in range(3))),
