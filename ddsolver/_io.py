@@ -3,18 +3,21 @@
 :func:`atomic_write` replaces a file in one step: the new content goes to a temporary file
 in the same directory, is flushed and ``fsync``-ed, then :func:`os.replace` renames it over
 the target.  A reader never sees a half-written file, and a crash leaves either the old
-file or the new one, never a mixture.  :func:`decode_text` turns the bytes of a text file
+file or the new one, never a mixture; a symbolic link is written through (its target is
+replaced, the link stays) and a device or FIFO is written into.  :func:`decode_text` turns the bytes of a text file
 of unknown provenance (UTF-8 with or without BOM, or Latin-1) into a string.
 """
 
 from __future__ import annotations
 
 import codecs
+import errno
 import os
+import stat
 import tempfile
-from typing import Union
+from typing import Any, Union
 
-__all__ = ["atomic_write", "atomic_write_bytes", "decode_text", "read_text"]
+__all__ = ["atomic_write", "atomic_write_bytes", "decode_text", "read_source", "read_text"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -47,18 +50,71 @@ def read_text(path: PathLike) -> str:
         return decode_text(fh.read())
 
 
+def read_source(source: Any, marker: str, reader: str) -> tuple[str, str | None]:
+    """The text of what a file reader was given, and a name for its messages.
+
+    :param source: bytes (decoded with :func:`decode_text`), a path, a file object (text or
+        binary), or the text itself: a ``str`` is taken as text when it holds a line break,
+        is blank, or holds ``marker`` and names no existing file; otherwise as a path.
+    :param marker: a character every text of the format holds (``"["`` for PBN, ``"|"``
+        for LIN).
+    :param reader: the reader's name, for the message of a ``TypeError``.
+    :returns: ``(text, name)``: ``name`` is the path or the file object's name, else
+        ``None``.
+    :raises OSError: if the file cannot be read.
+    :raises TypeError: for a source of another type.
+    """
+    if isinstance(source, bytes):
+        return decode_text(source), None
+    if isinstance(source, str) and (
+            "\n" in source or not source.strip()
+            or (marker in source and not os.path.isfile(source))):
+        return source, None
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as fh:
+            data = fh.read()
+        return decode_text(data), os.fspath(source)
+    if hasattr(source, "read"):
+        data = source.read()
+        name = getattr(source, "name", None)
+        if isinstance(data, bytes):
+            data = decode_text(data)
+        return data, name if isinstance(name, str) else None
+    raise TypeError(f"{reader} needs a path, a file, bytes or text, not "
+                    f"{type(source).__name__}")
+
+
 def atomic_write_bytes(path: PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temporary file, fsync, :func:`os.replace`).
 
-    The permissions of an existing target are kept; a new file gets the usual
+    A symbolic link is written through: the file it points to is replaced (atomically, in
+    that file's directory) and the link stays a link.  A target that is not a regular file
+    (a device such as ``/dev/null``, a FIFO) cannot be replaced: the data is written into
+    it.  The permissions of an existing target are kept; a new file gets the usual
     ``0o666 & ~umask``.
 
-    :raises OSError: if the directory is not writable or the disk is full; the target is
-        then unchanged and the temporary file removed.
+    :raises IsADirectoryError: if ``path`` (or the file a link points to) is a directory.
+    :raises OSError: if the directory is not writable, the disk is full, a link points into
+        a folder that does not exist or links form a loop; the target is then unchanged
+        and the temporary file removed.  The message names ``path``.
     """
     path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    base = os.path.basename(path)
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:  # a loop of links, a folder that cannot be searched
+        raise OSError(exc.errno, exc.strerror, path) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    if mode is not None and not stat.S_ISREG(mode):
+        # /dev/null, a FIFO...: cannot be replaced (and must not be), so written into
+        with open(target, "wb") as fh:
+            fh.write(data)
+        return
+    directory = os.path.dirname(target)
+    base = os.path.basename(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
     except OSError as exc:
@@ -69,14 +125,14 @@ def atomic_write_bytes(path: PathLike, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        try:
-            mode = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
+        if mode is not None:
+            mode &= 0o7777
+        else:
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)

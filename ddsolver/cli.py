@@ -13,7 +13,10 @@ Subcommands (``ddsolver COMMAND --help`` for each):
     the value of every legal card of the player to move in a position.
 
 Exit codes: 0 success, 1 ``analyse --check`` found a difference, 2 bad input or usage
-(the message names the problem; no traceback, no output file written).
+(the message names the problem; no traceback, no output file written), 3 ``analyse``
+skipped boards it could not read (each is reported; the other boards were analysed and the
+output written, the skipped boards in it as they stand in the input; 1 wins over 3), 130
+interrupted (Ctrl-C).
 
 The same command runs as ``python -m ddsolver``.
 """
@@ -23,20 +26,16 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 import sys
-import time
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import click
 
 from . import __version__
-from ._io import decode_text
 from .cards import Card, Strain, Suit
 from .deal import Deal
 from .errors import BridgeError
-from .table import Seat, Side, Vulnerability, board_dealer, board_vulnerability
+from .table import Seat, Side, Vulnerability
 
 __all__ = ["main"]
 
@@ -47,6 +46,12 @@ _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _SYMBOLS = "♠♥♦♣"
 
 
+#: exit code when ``analyse --check`` found a difference
+EXIT_DIFFERENCES = 1
+#: exit code for bad input or usage
+EXIT_BAD_INPUT = 2
+#: exit code when ``analyse`` skipped boards it could not read (the others were analysed)
+EXIT_SKIPPED = 3
 #: exit code after Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_INTERRUPTED = 130
 
@@ -55,7 +60,7 @@ class CLIError(click.ClickException):
     """Bad input or a file that cannot be read or written: message, exit code 2.  A message
     longer than 400 characters (one quoting a huge argument) keeps its start and end."""
 
-    exit_code = 2
+    exit_code = EXIT_BAD_INPUT
 
     def __init__(self, message: str):
         if len(message) > 400:
@@ -95,13 +100,6 @@ def _card_label(card: Card, symbols: bool) -> str:
     return _strain_label(suit, symbols) + card.rank.letter
 
 
-def _table_dict(table: Any) -> dict[str, dict[str, int]]:
-    """``{"C": {"N": n, "E": n, "S": n, "W": n}, ..., "NT": {...}}``: tricks for
-    declarer's side, strains C, D, H, S, NT."""
-    return {strain.letter: {seat.letter: int(table[strain, seat]) for seat in _SEATS}
-            for strain in Strain}
-
-
 def format_dd_table(table: Any, symbols: bool = True) -> list[str]:
     """The table as text lines: one row per strain (NT, S, H, D, C), columns N E S W."""
     lines = ["        N   E   S   W"]
@@ -132,20 +130,6 @@ def format_diagram(deal: Deal, symbols: bool = True) -> list[str]:
         lines.append(f"{w:<24}{e}".rstrip())
     lines.extend(pad + x for x in suit_lines(Seat.SOUTH))
     return lines
-
-
-def _par_record(result: Any) -> dict[str, Any]:
-    """A par result as JSON: ``score`` for North-South, ``contracts`` in DDS text, and the
-    ``OptimumScore``/``ParContract`` tag values."""
-    from .pbn import par_tags
-
-    optimum, contracts = par_tags(result)
-    return {
-        "score": int(result.score),
-        "contracts": [str(c) for c in result.contracts],
-        "optimum_score": optimum,
-        "par_contract": contracts,
-    }
 
 
 def _emit_json(data: Any) -> None:
@@ -195,7 +179,8 @@ def main() -> None:
     """Double-dummy analysis of bridge deals: DD tables, par, PBN/LIN files, card values.
 
     Exit codes: 0 success, 1 `analyse --check` found a difference, 2 bad input,
-    130 interrupted (Ctrl-C).
+    3 `analyse` skipped boards it could not read (the others were analysed), 130
+    interrupted (Ctrl-C).
     """
 
 
@@ -234,6 +219,7 @@ def table_command(deal: str, dealer: str, vulnerability: str | None, as_json: bo
     points for N-S, "contracts": [DDS text such as "4S-NS+1"], "optimum_score",
     "par_contract"}}}.
     """
+    from .analysis import par_dict, table_dict
     from .par import par
     from .pbn import par_tags
     from .solver import dd_table
@@ -254,8 +240,8 @@ def table_command(deal: str, dealer: str, vulnerability: str | None, as_json: bo
         _emit_json({
             "deal": parsed.to_pbn(),
             "dealer": dealer_seat.letter,
-            "table": _table_dict(table),
-            "par": {v.pbn: _par_record(r) for v, r in pars.items()},
+            "table": table_dict(table),
+            "par": {v.pbn: par_dict(r) for v, r in pars.items()},
         })
         return
     symbols = _symbols_ok(ascii_only)
@@ -364,146 +350,18 @@ def solve_command(hands: str, trump: str, leader: str, trick: str, as_json: bool
 # ddsolver analyse
 # ---------------------------------------------------------------------------------------
 
-@dataclass
-class _BoardReport:
-    """What happened to one game of the input."""
-
-    game: Any
-    label: str
-    deal: Deal | None = None
-    skipped: str | None = None
-    dealer: Seat | None = None
-    vulnerability: Vulnerability | None = None
-    notes: list[str] = field(default_factory=list)
-    table: Any = None
-    par: Any = None
-    check: str | None = None          # "ok", "mismatch", "unchecked" (None: not asked)
-    mismatches: list[str] = field(default_factory=list)
-
-
-def _label(game: Any) -> str:
-    if game.board is not None:
-        return f"board {game.board}"
-    return f"game {game.index}"
-
-
-def _detect_format(name: str, text: str, fmt: str) -> str:
-    if fmt != "auto":
-        return fmt
-    lower = name.lower()
-    if lower.endswith(".lin"):
-        return "lin"
-    if lower.endswith(".pbn"):
-        return "pbn"
-    stripped = text.lstrip("\ufeff \t\r\n")
-    if stripped[:1] in ("[", "%", "{", ";"):
-        return "pbn"
-    if re.match(r"[A-Za-z]{2}\|", stripped):
-        return "lin"
-    return "pbn"
-
-
-def _read_games(path: str, fmt: str) -> tuple[list[Any], str, str]:
-    """Read the input; returns (games, format, newline of the output)."""
-    from .lin import parse_lin
-    from .pbn import parse_pbn
-
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-            source = "<stdin>"
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read()
-            source = path
-    except OSError as exc:
-        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from None
-    text = decode_text(data)
-    kind = _detect_format(source, text, fmt)
-    try:
-        games = parse_lin(text, source=source) if kind == "lin" else parse_pbn(
-            text, source=source)
-    except BridgeError as exc:
-        raise _bridge_error(exc) from None
-    if not games:
-        raise CLIError(f"{source}: no boards found (is it a {kind.upper()} file?)")
-    newline = "\r\n" if kind == "lin" or "\r\n" in text else "\n"
-    return games, kind, newline
-
-
-def _prepare(game: Any) -> _BoardReport:
-    """Find the deal, dealer and vulnerability of a game, or why it is skipped."""
-    report = _BoardReport(game, _label(game))
-    try:
-        deal = game.deal
-        dealer = game.dealer
-        vulnerability = game.vulnerability
-    except BridgeError as exc:
-        report.skipped = str(exc)
-        return report
-    if deal is None:
-        report.skipped = "no deal"
-        return report
-    if not deal.is_complete():
-        report.skipped = "the deal is not complete (a hand unknown or short of 13 cards)"
-        return report
-    board = game.board
-    if dealer is None:
-        dealer = board_dealer(board) if board is not None else Seat.NORTH
-        report.notes.append(f"no dealer given: par computed with dealer {dealer.letter}"
-                            f"{' (board number)' if board is not None else ''}")
-    if vulnerability is None:
-        vulnerability = (board_vulnerability(board) if board is not None
-                         else Vulnerability.NONE)
-        report.notes.append(f"no vulnerability given: par computed for {vulnerability.pbn}"
-                            f"{' (board number)' if board is not None else ''}")
-    report.deal, report.dealer, report.vulnerability = deal, dealer, vulnerability
-    return report
-
-
-def _check_board(report: _BoardReport) -> None:
-    """Compare the analysis tags already in the game with ours; fill report.check and
-    report.mismatches."""
-    from .pbn.dd_tags import compare_analysis_tags
-
-    mismatches = compare_analysis_tags(report.game, report.table, report.par)
-    if mismatches is None:
-        report.check = "unchecked"
-    else:
-        report.mismatches = mismatches
-        report.check = "mismatch" if mismatches else "ok"
-
-
-def _write_output(games: list[Any], output: str, newline: str) -> None:
-    from .pbn import dumps_pbn, write_pbn
+def _write_output(report: Any, output: str) -> None:
+    from .pbn import dumps_pbn
 
     try:
         if output == "-":
-            click.echo(dumps_pbn(games, newline="\n"), nl=False)
+            click.echo(dumps_pbn(report.games, newline="\n"), nl=False)
             return
-        try:
-            mode = os.stat(output).st_mode
-        except FileNotFoundError:
-            mode = None
-        if mode is not None and not stat.S_ISREG(mode):
-            # /dev/null, a FIFO...: cannot be replaced atomically, so write into it.
-            with open(output, "wb") as fh:
-                write_pbn(games, fh, newline=newline)
-            return
-        write_pbn(games, output, newline=newline)
+        report.write(output)
     except OSError as exc:
         raise CLIError(f"cannot write {output}: {exc.strerror or exc}") from None
     except BridgeError as exc:
         raise CLIError(f"cannot write {output}: {exc}") from None
-
-
-def _solve_all(deals: list[Deal], threads: int, progress) -> list[Any]:
-    """DD tables of ``deals`` with :func:`ddsolver.solver.dd_tables` on ``threads``
-    threads.  On Ctrl-C its running searches stop within about 50 ms and the deals not yet
-    started are cancelled, so the command stops at once instead of after the whole file."""
-    from .solver import dd_tables
-
-    return dd_tables(deals, threads=max(1, min(threads, len(deals))), progress=progress)
 
 
 def _default_output(path: str) -> str:
@@ -543,16 +401,20 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
     (tricks for declarer's side, declarers N S E W x strains NT S H D C), OptimumScore and
     ParContract (par for the board's dealer and vulnerability, BridgeComposer's form) are
     added or replaced; everything else in the file is kept.  Boards without a complete
-    deal are reported and left as they are.  LIN input is written out as PBN.
+    deal are reported and left as they are.  A PBN board that cannot be read (a malformed
+    board) is reported with its error, skipped and written back as it stands, while the
+    other boards are analysed; the exit status is then 3.  LIN input is written out as PBN.
 
     The output is written only when every board has been analysed, and atomically
-    (a temporary file renamed over the target), so a failure never leaves half a file.
-    Example:
+    (a temporary file renamed over the target; through a symbolic link, its target is
+    replaced), so a failure never leaves half a file.  Example:
 
     \b
       ddsolver analyse examples/club_hand_record_36.pbn --check -o analysed.pbn
+
+    The same job from Python: ddsolver.analysis.analyse_file.
     """
-    from .par import par
+    from .analysis import analyse_games, read_games
 
     if as_json and output == "-":
         raise click.UsageError("--json prints to stdout: give -o a file name, not '-'")
@@ -562,110 +424,76 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
         output = "-" if input_path == "-" else _default_output(input_path)
     if output not in (None, "-"):
         # fail before the solving, not after it
-        folder = os.path.dirname(os.path.abspath(output))
+        folder = os.path.dirname(os.path.abspath(os.path.realpath(output)))
         if os.path.isdir(output):
             raise CLIError(f"cannot write {output}: it is a directory")
         if not os.path.isdir(folder):
             raise CLIError(f"cannot write {output}: no such directory {folder}")
         if not os.access(folder, os.W_OK):
             raise CLIError(f"cannot write {output}: directory {folder} is not writable")
-    games, kind, newline = _read_games(input_path, fmt)
+    try:
+        if input_path == "-":
+            games, kind, newline = read_games(sys.stdin.buffer.read(), format=fmt,
+                                              name="<stdin>")
+        else:
+            games, kind, newline = read_games(input_path, format=fmt)
+    except OSError as exc:
+        raise CLIError(f"cannot read {input_path}: {exc.strerror or exc}") from None
+    except BridgeError as exc:
+        raise _bridge_error(exc) from None
 
-    reports = [_prepare(g) for g in games]
-    for r in reports:
+    from tqdm import tqdm
+
+    show_bar = not quiet and sys.stderr.isatty()
+    with tqdm(unit="deal", desc="DD tables", file=sys.stderr, disable=not show_bar,
+              leave=False) as bar:
+        try:
+            report = analyse_games(games, threads=threads, check=check,
+                                   progress=lambda _t: bar.update(1), format=kind,
+                                   source=games[0].source, newline=newline)
+        except BridgeError as exc:
+            raise _bridge_error(exc) from None
+
+    for b in report.boards:
         # what the reader tolerated in the input (a repeated tag dropped, a game without
         # an empty line before it): shown also with -q
-        for w in r.game.warnings:
-            click.echo(f"{r.label}: warning: {w}", err=True)
-        if r.skipped is not None:
-            click.echo(f"{r.label}: skipped: {r.skipped}", err=True)
+        for w in b.warnings:
+            click.echo(f"{b.label}: warning: {w}", err=True)
+        if b.skipped is not None:
+            kind_of_skip = "skipped (cannot be read)" if b.malformed else "skipped"
+            click.echo(f"{b.label}: {kind_of_skip}: {b.skipped}", err=True)
         elif not quiet:
-            for note in r.notes:
-                click.echo(f"{r.label}: {note}", err=True)
-    todo = [r for r in reports if r.skipped is None]
-
-    unique: dict[str, Deal] = {}
-    for r in todo:
-        unique.setdefault(r.deal.to_pbn(), r.deal)
-    show_bar = not quiet and sys.stderr.isatty()
-    start = time.monotonic()
-    if unique:
-        from tqdm import tqdm
-
-        with tqdm(total=len(unique), unit="deal", desc="DD tables", file=sys.stderr,
-                  disable=not show_bar, leave=False) as bar:
-            tables = _solve_all(list(unique.values()), threads or os.cpu_count() or 1,
-                                lambda _t: bar.update(1))
-        by_deal = dict(zip(unique.keys(), tables))
-    else:
-        by_deal = {}
-    elapsed = time.monotonic() - start
-
-    mismatched = 0
-    for r in todo:
-        r.table = by_deal[r.deal.to_pbn()]
-        r.par = par(r.table, r.vulnerability, r.dealer)
-        if check:
-            _check_board(r)
-            if r.check == "mismatch":
-                mismatched += 1
-                for m in r.mismatches:
-                    click.echo(f"{r.label}: {m}", err=True)
-        try:
-            r.game.set_double_dummy(r.table)
-            r.game.set_par(r.par)
-        except BridgeError as exc:
-            raise CLIError(f"{r.label}: cannot write the analysis: {exc}") from None
+            for note in b.notes:
+                click.echo(f"{b.label}: {note}", err=True)
+        for m in b.mismatches:
+            click.echo(f"{b.label}: {m}", err=True)
 
     if output is not None:
-        _write_output(games, output, newline)
+        _write_output(report, output)
 
-    skipped = len(reports) - len(todo)
-    checked = sum(1 for r in todo if r.check in ("ok", "mismatch"))
-    if not quiet or (check and (mismatched or checked == 0)):
+    mismatched = report.mismatched or 0
+    checked = report.compared
+    if not quiet or report.malformed or (check and (mismatched or checked == 0)):
         where = "" if output in (None, "-") else f" -> {output}"
-        msg = (f"analysed {len(todo)} of {len(reports)} board(s) ({len(unique)} distinct "
-               f"deal(s)) in {elapsed:.1f} s{where}")
-        if skipped:
-            msg += f"; {skipped} skipped"
+        msg = (f"analysed {report.analysed} of {len(report.boards)} board(s) "
+               f"({report.distinct_deals} distinct deal(s)) in {report.seconds:.1f} s{where}")
+        if report.skipped:
+            msg += f"; {report.skipped} skipped"
+            if report.malformed:
+                msg += f" ({report.malformed} could not be read)"
         click.echo(msg, err=True)
         if check:
-            unchecked = sum(1 for r in todo if r.check == "unchecked")
+            unchecked = report.unchecked
             text = (f"check: {checked} board(s) compared, {mismatched} with differences"
                     + (f", {unchecked} without analysis tags" if unchecked else ""))
             click.echo(text, err=True)
 
     if as_json:
-        boards = []
-        for r in reports:
-            item: dict[str, Any] = {"board": r.game.board, "index": r.game.index}
-            if r.skipped is not None:
-                item["skipped"] = r.skipped
-            else:
-                item.update({
-                    "deal": r.deal.to_pbn(),
-                    "dealer": r.dealer.letter,
-                    "vulnerability": r.vulnerability.pbn,
-                    "table": _table_dict(r.table),
-                    "par": _par_record(r.par),
-                })
-                if r.notes:
-                    item["notes"] = list(r.notes)
-                if r.check is not None:
-                    item["check"] = r.check
-                    item["mismatches"] = list(r.mismatches)
-            boards.append(item)
-        _emit_json({
-            "input": input_path,
-            "format": kind,
-            "output": output,
-            "analysed": len(todo),
-            "skipped": skipped,
-            "mismatched": mismatched if check else None,
-            "boards": boards,
-        })
+        _emit_json({"input": input_path, "output": output, **report.to_json()})
     if check and mismatched:
-        click.get_current_context().exit(1)
+        click.get_current_context().exit(EXIT_DIFFERENCES)
+    if report.malformed:
+        click.get_current_context().exit(EXIT_SKIPPED)
 
 
 if __name__ == "__main__":  # pragma: no cover

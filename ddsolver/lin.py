@@ -37,7 +37,7 @@ import os
 import re
 from typing import IO, Any
 
-from ._io import decode_text
+from ._io import read_source
 from .cards import FULL_DECK_MASK, Card, Rank, Strain, Suit
 from .deal import Deal, Hand
 from .errors import BridgeError, InvalidNotationError, LINError, PBNError
@@ -525,21 +525,5 @@ def read_lin(source: str | os.PathLike[str] | IO[str] | IO[bytes] | bytes
     :raises LINError: for malformed input (see :func:`parse_lin`).
     :raises OSError: if the file cannot be read.
     """
-    if isinstance(source, bytes):
-        return parse_lin(decode_text(source))
-    if isinstance(source, str) and (
-            "\n" in source or not source.strip()
-            or ("|" in source and not os.path.isfile(source))):
-        return parse_lin(source)
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as fh:
-            data = fh.read()
-        return parse_lin(decode_text(data), source=os.fspath(source))
-    if hasattr(source, "read"):
-        data = source.read()
-        name = getattr(source, "name", None)
-        if isinstance(data, bytes):
-            data = decode_text(data)
-        return parse_lin(data, source=name if isinstance(name, str) else None)
-    raise TypeError(f"read_lin needs a path, a file, bytes or text, not "
-                    f"{type(source).__name__}")
+    text, name = read_source(source, "|", "read_lin")
+    return parse_lin(text, source=name)

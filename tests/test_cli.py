@@ -402,8 +402,85 @@ def test_analyse_reads_games_without_empty_lines_and_says_so(tmp_path: Path):
     assert dd_tricks_from_pbn(games[1].tag("DoubleDummyTricks").value)[(Strain.SPADES, N)] == 13
 
 
-def test_analyse_malformed_pbn_exit_2_and_nothing_written(tmp_path: Path):
-    bad = write(tmp_path / "bad.pbn", pbn_game(1, TOPS), '[Board "2"]\n[Deal "N:AKQ.x"\n')
+def test_analyse_malformed_board_reported_skipped_exit_3(tmp_path: Path):
+    """A board that cannot be read is reported (file, line, board) and skipped, the other
+    boards analysed, the output written with the bad board as it stands; exit 3 (issue 19:
+    the whole file was refused with exit 2)."""
+    bad_board = '[Board "2"]\n[Deal "N:AKQ.x"\n'
+    bad = write(tmp_path / "bad.pbn", pbn_game(1, TOPS), bad_board)
+    out = tmp_path / "out.pbn"
+    out.write_text("old content")
+    result = run("analyse", bad, "-o", out)
+    assert result.exit_code == 3
+    assert "board 2: skipped (cannot be read): " in result.stderr
+    assert "bad.pbn, line 10, board 2: unterminated" in result.stderr
+    assert "analysed 1 of 2 board(s)" in result.stderr
+    assert "1 skipped (1 could not be read)" in result.stderr
+    assert "Traceback" not in result.stderr
+    text = out.read_text(encoding="latin-1")
+    assert text.endswith("\n\n" + bad_board)
+    games = read_pbn(out, errors="keep")
+    assert [g.board for g in games] == [1, 2]
+    assert games[1].error is not None and games[1].tag("DoubleDummyTricks") is None
+    tricks = dd_tricks_from_pbn(games[0].tag("DoubleDummyTricks").value)
+    assert tricks[(Strain.NOTRUMP, N)] == 13 and tricks[(Strain.CLUBS, N)] == 11
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.pbn", "out.pbn"]
+
+
+def test_analyse_malformed_board_quiet_json(tmp_path: Path):
+    bad = write(tmp_path / "bad.pbn", '[Board "1"]\n[Deal "N:AKQ.x"]\n', pbn_game(2, TOPS))
+    result = run("analyse", bad, "-q", "--json")
+    assert result.exit_code == 3
+    # -q keeps the problem and the summary
+    assert "board 1: skipped (cannot be read): " in result.stderr
+    assert "1 could not be read" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["analysed"] == 1 and data["skipped"] == 1 and data["malformed"] == 1
+    assert data["boards"][0]["malformed"] is True and "N:AKQ.x" in data["boards"][0]["skipped"]
+    assert data["boards"][1]["table"]["NT"] == {"N": 13, "E": 0, "S": 13, "W": 0}
+
+
+def test_analyse_check_difference_wins_over_skipped(tmp_path: Path):
+    wrong = pbn_game(1, TOPS, extra='[OptimumScore "NS 1"]\n')
+    bad = write(tmp_path / "bad.pbn", wrong, '[Board "2"]\n[Deal "N:AKQ.x"]\n')
+    result = run("analyse", bad, "--check")
+    assert result.exit_code == 1
+    assert "board 1: OptimumScore: file 'NS 1'" in result.stderr
+    assert "board 2: skipped (cannot be read)" in result.stderr
+
+
+def test_analyse_one_bad_board_among_200(tmp_path: Path):
+    """199 good boards (a few deals, each solved once) around one malformed board in the
+    middle: the 199 are analysed, the bad one reported and written back unchanged."""
+    from ddsolver.deal import random_deals
+
+    deals = [d.to_pbn() for d in random_deals(19, 4)]
+    games = [pbn_game(i, deals[i % 4]) for i in range(1, 201)]
+    games[99] = ('[Event "CLI test"]\n[Board "100"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                 '[Deal "N:AKQ.x.y.z - - -"]\n[Auction "N"]\n1NT Pass\n')
+    src = write(tmp_path / "big.pbn", *games)
+    out = tmp_path / "big.out.pbn"
+    result = run("analyse", src, "-o", out, "-q")
+    assert result.exit_code == 3
+    assert result.stderr.count("skipped (cannot be read)") == 1
+    assert "board 100: skipped (cannot be read): " in result.stderr
+    assert "analysed 199 of 200 board(s) (4 distinct deal(s))" in result.stderr
+    written = read_pbn(out, errors="keep")
+    assert [g.board for g in written] == list(range(1, 201))
+    assert [i + 1 for i, g in enumerate(written) if g.error is not None] == [100]
+    assert written[99].raw_text == games[99].rstrip("\n")
+    tables = [dd_table(Deal.from_pbn(d)) for d in deals]
+    for g in written:
+        if g.board != 100:
+            table = tables[g.board % 4]
+            tricks = dd_tricks_from_pbn(g.get("DoubleDummyTricks"))
+            assert all(tricks[(st, se)] == table[st, se] for (st, se) in tricks)
+
+
+def test_analyse_unreadable_file_exit_2_and_nothing_written(tmp_path: Path):
+    """When not one board can be read the input is refused as before (exit 2, the first
+    board's error, nothing written)."""
+    bad = write(tmp_path / "bad.pbn", '[Board "2"]\n[Deal "N:AKQ.x"\n')
     out = tmp_path / "out.pbn"
     out.write_text("old content")
     result = run("analyse", bad, "-o", out)
@@ -607,3 +684,26 @@ def test_analyse_section_comment_with_an_empty_line(tmp_path):
     game = read_pbn(out)[0]
     assert "with an empty line" in "\n".join(game.tag("Auction").section)
     assert game.get("DoubleDummyTricks")
+
+
+def test_analyse_output_through_a_symlink(tmp_path: Path):
+    """-o naming a symbolic link writes through it: the link's target is replaced and the
+    link stays (issue 19: the link was replaced by a regular file)."""
+    src = write(tmp_path / "in.pbn", pbn_game(1, TOPS))
+    real = tmp_path / "real"
+    real.mkdir()
+    target = real / "analysed.pbn"
+    target.write_text("old")
+    link = tmp_path / "link.pbn"
+    link.symlink_to(target)
+    result = run("analyse", src, "-o", link, "-q")
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert read_pbn(target)[0].get("OptimumScore") == "NS 1520"
+    # a link into a folder that does not exist is refused before the solving
+    nowhere = tmp_path / "nowhere.pbn"
+    nowhere.symlink_to(tmp_path / "missing" / "out.pbn")
+    result = run("analyse", src, "-o", nowhere)
+    assert result.exit_code == 2
+    assert "cannot write" in result.stderr and "no such directory" in result.stderr
+    assert nowhere.is_symlink() and not (tmp_path / "missing").exists()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -900,3 +901,128 @@ def test_par_text_comparison_rules():
     assert par_contract_set("NS 4SX-3") != par_contract_set("NS 4S-3")
     assert par_contract_set("Pass") == par_contract_set("PASS") == frozenset(["PASS"])
     assert par_contract_set("NS 8S=") is None and par_contract_set("") is None
+
+
+# ---------------------------------------------------------------------------------------
+# malformed games kept with their error (parse_pbn(..., errors="keep"))
+# ---------------------------------------------------------------------------------------
+
+GOOD_DEAL = "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+
+
+def _game(board: int, deal: str = GOOD_DEAL) -> str:
+    return f'[Board "{board}"]\n[Dealer "N"]\n[Deal "{deal}"]\n'
+
+
+@pytest.mark.parametrize("bad, message", [
+    ('[Board "2"]\n[Deal "N:AKQ.x"\n', "line 7, board 2: unterminated tag [Deal"),
+    ('[Board "2"]\n[Deal "N:AKQ.x"]\n', "line 7, board 2: bad deal 'N:AKQ.x'"),
+    ('[Board "2"]\n{ never closed\n[Deal "x"]\n', "line 7, board 2: unterminated comment"),
+    ('[Board "2"]\n[Dealer "Q"]\n', "line 7, board 2: unknown seat 'Q' in the Dealer tag"),
+    ('[Board "2"]\n[Auction "N"]\n1NT 1NT\n', "line 8, board 2: illegal call '1NT' by EAST"),
+    ('garbage\n[Board "2"]\n', "line 6, board 2: text 'garbage' outside any tag"),
+    ('[Board "2"]\n[Dealer "#"]\n', "tag Dealer may not inherit its value"),
+])
+def test_keep_mode_keeps_a_malformed_game_with_its_error_and_text(bad, message):
+    text = "% PBN 2.1\n" + _game(1) + "\n" + bad + "\n" + _game(3)
+    with pytest.raises(PBNError, match=re.escape(message)):
+        parse_pbn(text, source="f.pbn")
+    games = parse_pbn(text, source="f.pbn", errors="keep")
+    assert len(games) == 3
+    first, broken, last = games
+    assert first.error is None and first.raw_text is None and first.deal == Deal.from_pbn(
+        GOOD_DEAL)
+    assert last.error is None and last.board == 3 and last.index == 3
+    assert broken.error.startswith("f.pbn, ") and message in broken.error
+    assert broken.raw_text == bad.rstrip("\n") and broken.index == 2
+    # written back as it stands, between the two games that were read
+    assert dumps_pbn(games) == "% PBN 2.1\n" + _game(1) + "\n" + bad + "\n" + _game(3)
+    assert broken.copy().raw_text == broken.raw_text and broken.copy() == broken
+
+
+def test_keep_mode_malformed_first_and_last_games():
+    text = '% PBN 2.1\n[Board "1"]\n[Deal "x\n\n' + _game(2) + '\n[Board "3"]\n[Deal "y"]\n'
+    games = parse_pbn(text, errors="keep")
+    assert [g.board for g in games] == [1, 2, 3]
+    assert [g.error is not None for g in games] == [True, False, True]
+    assert games[0].raw_text == '[Board "1"]\n[Deal "x'   # no "% PBN 2.1" line in it
+    assert dumps_pbn(games) == text
+    # nothing to read at all: every game carries its error
+    assert [g.error is not None for g in parse_pbn("junk\n", errors="keep")] == [True]
+
+
+def test_keep_mode_is_asked_for_by_name():
+    with pytest.raises(ValueError, match="errors"):
+        parse_pbn(_game(1), errors="ignore")
+    games = read_pbn(('% PBN 2.1\n[Board "1"]\n[Deal "x"]\n').encode(), errors="keep")
+    assert games[0].error is not None
+
+
+# ---------------------------------------------------------------------------------------
+# writing through symbolic links, into devices
+# ---------------------------------------------------------------------------------------
+
+def test_write_pbn_through_a_symlink_replaces_its_target(tmp_path, club):
+    real_dir = tmp_path / "real"
+    real_dir.mkdir()
+    target = real_dir / "out.pbn"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.pbn"
+    link.symlink_to(target)
+    write_pbn(club[:2], link)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert read_pbn(target) == club[:2]
+    assert oct(target.stat().st_mode & 0o777) == "0o640"
+    # no temporary file left beside the link or the target
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.pbn", "real"]
+    assert sorted(p.name for p in real_dir.iterdir()) == ["out.pbn"]
+    # a chain of links, and a relative link
+    rel = tmp_path / "rel.pbn"
+    rel.symlink_to("link.pbn")
+    write_pbn(club[2:3], rel)
+    assert rel.is_symlink() and link.is_symlink() and read_pbn(target) == club[2:3]
+
+
+def test_write_pbn_through_a_dangling_symlink_creates_its_target(tmp_path, club):
+    link = tmp_path / "link.pbn"
+    link.symlink_to(tmp_path / "new.pbn")
+    write_pbn(club[:1], link)
+    assert link.is_symlink() and read_pbn(tmp_path / "new.pbn") == club[:1]
+
+
+def test_write_pbn_refuses_clearly_what_cannot_be_replaced(tmp_path, club):
+    nowhere = tmp_path / "nowhere.pbn"
+    nowhere.symlink_to(tmp_path / "missing" / "out.pbn")
+    with pytest.raises(FileNotFoundError) as info:
+        write_pbn(club[:1], nowhere)
+    assert str(nowhere) in str(info.value) and nowhere.is_symlink()
+    loop = tmp_path / "loop.pbn"
+    loop.symlink_to(loop)
+    with pytest.raises(OSError) as info:
+        write_pbn(club[:1], loop)
+    assert str(loop) in str(info.value) and loop.is_symlink()
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    to_folder = tmp_path / "to_folder.pbn"
+    to_folder.symlink_to(folder)
+    for target in (folder, to_folder):
+        with pytest.raises(IsADirectoryError):
+            write_pbn(club[:1], target)
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_write_pbn_into_a_fifo_writes_into_it(tmp_path, club):
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_pbn(club[:1], fifo, newline="\n")
+    reader.join(10)
+    assert got == [dumps_pbn(club[:1]).encode("latin-1")]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)

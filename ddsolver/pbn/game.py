@@ -61,6 +61,11 @@ class PBNGame:
     :ivar line: line of the game's first tag in its file.
     :ivar claim: tricks claimed by declarer in all (LIN ``mc``), else ``None``.
     :ivar lin: LIN extras for a game read by :mod:`ddsolver.lin` (room, raw items...).
+    :ivar error: why the reader could not read the game (only from
+        ``parse_pbn(..., errors="keep")``), else ``None``.  Such a game's tags are what
+        could be read (maybe none, or only its ``Board``).
+    :ivar raw_text: the text of a game that could not be read, as it stands in the file;
+        the writer writes it back unchanged.  ``None`` for a game that was read.
 
     Parsed views (computed from the tags on each access; each raises
     :class:`~ddsolver.errors.PBNError` naming line and board for a bad value):
@@ -72,8 +77,8 @@ class PBNGame:
     :meth:`set_auction`, :meth:`set_play`, :meth:`set_notes`, :meth:`set_double_dummy`
     and :meth:`set_par`.
 
-    Two games compare equal when their tags (names, values, sections, comments), preamble
-    and escape lines are equal.
+    Two games compare equal when their tags (names, values, sections, comments), preamble,
+    escape lines and raw text are equal.
     """
 
     def __init__(self, tags: None | Iterable[Tag] | dict[str, str] = None, *,
@@ -94,6 +99,8 @@ class PBNGame:
         self.source: str | None = None
         self.claim: int | None = None
         self.lin: dict[str, Any] | None = None
+        self.error: str | None = None
+        self.raw_text: str | None = None
         self._auction_override: tuple[Any, PBNAuction] | None = None
         self._play_override: tuple[Any, PBNPlay] | None = None
 
@@ -755,7 +762,7 @@ class PBNGame:
         if not isinstance(other, PBNGame):
             return NotImplemented
         return (self.tag_list == other.tag_list and self.preamble == other.preamble
-                and self.escapes == other.escapes)
+                and self.escapes == other.escapes and self.raw_text == other.raw_text)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -780,6 +787,7 @@ class PBNGame:
         game.index, game.line, game.source = self.index, self.line, self.source
         game.claim = self.claim
         game.lin = None if self.lin is None else dict(self.lin)
+        game.error, game.raw_text = self.error, self.raw_text
         return game
 
 

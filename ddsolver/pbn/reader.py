@@ -19,7 +19,7 @@ import re
 from bisect import bisect_right
 from typing import IO, Union
 
-from .._io import decode_text
+from .._io import read_source
 from ..errors import PBNError
 from .game import PBNGame
 from .tags import NAME_RE, Tag
@@ -57,8 +57,9 @@ class _RawTag:
 class _Reader:
     """Scans a whole PBN text: games, tags, comments, escape lines, section spans."""
 
-    def __init__(self, text: str, source: str | None):
+    def __init__(self, text: str, source: str | None, keep: bool = False):
         text = text.removeprefix("\ufeff")
+        self.keep = keep                 # keep a game that cannot be read, with its error
         self.text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.source = source
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
@@ -86,17 +87,66 @@ class _Reader:
         return ", ".join(parts)
 
     def error(self, pos: int, game_start: int, message: str) -> PBNError:
-        return PBNError(f"{self.where(pos, game_start)}: {message}")
+        exc = PBNError(f"{self.where(pos, game_start)}: {message}")
+        exc._span = (game_start, pos)  # where the game started and where reading failed
+        return exc
 
     def run(self) -> list[PBNGame]:
+        pos = 0
+        while True:
+            try:
+                self.scan(pos)
+                return self.games
+            except PBNError as exc:
+                span = getattr(exc, "_span", None)
+                if not self.keep or span is None:
+                    raise
+                pos = self.skip_game(span[0], span[1], exc)
+
+    def skip_game(self, start: int, pos: int, exc: PBNError) -> int:
+        """Keep the game that starts at ``start`` and could not be read at ``pos`` as text
+        with its error, up to the next empty line (PBN 2.1, section 3: games are separated
+        by an empty line); returns where reading goes on."""
+        text = self.text
+        m = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)").search(text, max(start, pos - 1))
+        end = m.start() + 1 if m else len(text)
+        self.keep_unread(start, end, exc)
+        return end
+
+    def keep_unread(self, start: int, end: int, exc: PBNError,
+                    game: PBNGame | None = None) -> None:
+        """Add the game of ``text[start:end]`` that could not be read, with its error and
+        its text (written back as read)."""
+        chunk = self.text[start:end]
+        lines = [ln.rstrip() for ln in chunk.split("\n")
+                 if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", ln)]
+        while lines and not lines[0]:
+            lines.pop(0)
+        while lines and not lines[-1]:
+            lines.pop()
+        if game is None:
+            game = PBNGame()
+            m = _BOARD_HINT_RE.search(chunk)
+            if m and m.group(1).strip() not in ("", "?", "#"):
+                game.tag_list.append(Tag("Board", m.group(1).strip()))
+            game.index = len(self.games) + 1
+            game.line = self.line_of(start + len(chunk) - len(chunk.lstrip()))
+            game.source = self.source
+            for message in self.pending:
+                game._warn(message)
+            self.pending = []
+        game.error = str(exc)
+        game.raw_text = "\n".join(lines)
+        self.games.append(game)
+
+    def scan(self, pos: int) -> None:
         text = self.text
         n = len(text)
-        pos = 0
         tags: list[_RawTag] = []
         names: set = set()      # the names of ``tags``
         preamble: list[str] = []
         escapes: list[str] = []
-        game_start = 0
+        game_start = pos
         at_line_start = True
         while pos < n:
             if at_line_start:
@@ -113,7 +163,7 @@ class _Reader:
                 if not line.strip(" \t\v\f"):
                     if tags:
                         tags[-1].end = pos
-                        self.finish(tags, preamble, escapes)
+                        self.finish(tags, preamble, escapes, game_start, pos)
                         tags, preamble, escapes, names = [], [], [], set()
                     pos = eol + 1
                     game_start = pos
@@ -147,7 +197,7 @@ class _Reader:
                     # Games are separated by an empty line (PBN 2.1, section 3); a tag
                     # repeated without one, when it is Event or Board or the game has its
                     # Deal already, starts the next game rather than being dropped.
-                    self.finish(tags, preamble, escapes)
+                    self.finish(tags, preamble, escapes, game_start, start)
                     tags, preamble, escapes, names = [], [], [], set()
                     game_start = start
                     self.pending.append(f"line {tag.line}: a new game read from tag "
@@ -171,10 +221,14 @@ class _Reader:
                         pos += 1
         if tags:
             tags[-1].end = n
-            self.finish(tags, preamble, escapes)
+            self.finish(tags, preamble, escapes, game_start, n)
         elif (preamble or escapes) and self.games:
             # Comments after the last game: they follow its last tag (or section).
             last = self.games[-1]
+            if last.raw_text is not None:
+                last.raw_text = "\n".join([last.raw_text, *escapes,
+                                           *(x for c in preamble for x in c.split("\n"))])
+                return
             tag = last.tag_list[-1]
             if tag.section:
                 tag.section.extend(x for c in preamble for x in c.split("\n"))
@@ -182,7 +236,6 @@ class _Reader:
             else:
                 tag.comments.extend(preamble)
             last.escapes.extend(escapes)
-        return self.games
 
     def add_comment(self, tags: list[_RawTag], preamble: list[str], comment: str) -> None:
         if tags:
@@ -265,7 +318,9 @@ class _Reader:
             numbers.pop()
         return lines, numbers
 
-    def finish(self, raws: list[_RawTag], preamble: list[str], escapes: list[str]) -> None:
+    def finish(self, raws: list[_RawTag], preamble: list[str], escapes: list[str],
+               start: int, end: int) -> None:
+        """Make the game of the tags ``raws`` (its text is ``text[start:end]``)."""
         game = PBNGame(preamble=preamble, escapes=escapes)
         game.index = len(self.games) + 1
         game.line = raws[0].line
@@ -286,8 +341,14 @@ class _Reader:
                 continue
             seen.add(raw.name)
             game.tag_list.append(tag)
-        self.inherit(game)
-        game.validate()
+        try:
+            self.inherit(game)
+            game.validate()
+        except PBNError as exc:
+            if not self.keep:
+                raise
+            self.keep_unread(start, end, exc, game)
+            return
         self.games.append(game)
 
     def inherit(self, game: PBNGame) -> None:
@@ -320,49 +381,44 @@ class _Reader:
                 self.last_value[t.name] = t.value
 
 
-def parse_pbn(text: str, *, source: str | None = None) -> list[PBNGame]:
+def parse_pbn(text: str, *, source: str | None = None, errors: str = "raise"
+              ) -> list[PBNGame]:
     """Parse PBN text (import format, PBN 2.1) into games.
 
     :param text: the file's text (any line ends; a BOM is dropped).
     :param source: a name for error messages (a file name).
-    :returns: one :class:`PBNGame` per game, in file order, each validated.
+    :param errors: ``"raise"`` (default): the first malformed game raises
+        :class:`~ddsolver.errors.PBNError`.  ``"keep"``: a malformed game is returned in its
+        place with :attr:`PBNGame.error` (the message) and :attr:`PBNGame.raw_text` (its
+        text, which the writer writes back as read), and reading goes on after the next
+        empty line (the end of that game, PBN 2.1 section 3).
+    :returns: one :class:`PBNGame` per game, in file order, each validated (or, with
+        ``errors="keep"``, carrying its error).
     :raises PBNError: for malformed input, naming the line and the board (or game number):
         an unterminated tag, string or comment, text outside a tag, a bad deal, an unknown
         seat, a bad call or card, a forbidden ``#`` inheritance...
+    :raises TypeError: if ``text`` is not a ``str``.
+    :raises ValueError: for ``errors`` other than ``"raise"`` or ``"keep"``.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_pbn needs a str, got {type(text).__name__}")
-    return _Reader(text, source).run()
+    if errors not in ("raise", "keep"):
+        raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
+    return _Reader(text, source, keep=errors == "keep").run()
 
 
-def read_pbn(source: PathOrFile | bytes) -> list[PBNGame]:
+def read_pbn(source: PathOrFile | bytes, *, errors: str = "raise") -> list[PBNGame]:
     """Read PBN games from a path, a file object, bytes, or PBN text.
 
     A ``str`` is taken as PBN text when it contains a line break, or a ``[`` and names no
     existing file; otherwise as a path.  Bytes and files are decoded as UTF-8 (BOM or not), as
     UTF-16 after a UTF-16 byte-order mark, or else as Latin-1.
 
+    :param errors: ``"raise"`` or ``"keep"`` (see :func:`parse_pbn`).
     :returns: the games (see :func:`parse_pbn`).
     :raises PBNError: for malformed input (the message starts with the file name).
     :raises OSError: if the file cannot be read.
+    :raises TypeError: for a source of another type.
     """
-    if isinstance(source, bytes):
-        return parse_pbn(decode_text(source))
-    if isinstance(source, str) and (
-            "\n" in source or not source.strip()
-            or ("[" in source and not os.path.isfile(source))):
-        return parse_pbn(source)
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as fh:
-            data = fh.read()
-        return parse_pbn(decode_text(data), source=os.fspath(source))
-    if hasattr(source, "read"):
-        data = source.read()
-        name = getattr(source, "name", None)
-        name = name if isinstance(name, str) else None
-        if isinstance(data, bytes):
-            data = decode_text(data)
-        return parse_pbn(data, source=name)
-    raise TypeError(f"read_pbn needs a path, a file, bytes or text, not "
-                    f"{type(source).__name__}")
-
+    text, name = read_source(source, "[", "read_pbn")
+    return parse_pbn(text, source=name, errors=errors)

@@ -28,8 +28,12 @@ def game_lines(game: PBNGame) -> list[str]:
     """The lines of one game: escape lines, preamble comments, then each tag with its
     comments and section lines.
 
+    A game that could not be read (:attr:`PBNGame.raw_text`) gives its text as read.
+
     :raises PBNError: for a tag name that is no name or a value with a line break.
     """
+    if game.raw_text is not None:
+        return game.raw_text.split("\n")
     lines = [e for e in game.escapes]
     for c in game.preamble:
         lines.extend(c.split("\n"))

@@ -1,0 +1,137 @@
+"""Tests of the analyse job as a library (ddsolver.analysis)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from ddsolver.analysis import (
+    AnalysisReport,
+    analyse_file,
+    analyse_games,
+    read_games,
+)
+from ddsolver.cards import Strain
+from ddsolver.deal import Deal
+from ddsolver.errors import LINError, PBNError
+from ddsolver.par import par
+from ddsolver.pbn import parse_pbn, read_pbn
+from ddsolver.pbn.dd_tags import dd_tricks_from_pbn
+from ddsolver.solver import dd_table
+from ddsolver.table import Seat, Vulnerability
+
+DATA = Path(__file__).parent / "data"
+CLUB = DATA / "club_hand_record_36.pbn"
+#: the first four boards of CLUB, with BridgeComposer's analysis tags
+FOUR = Path(__file__).parent.parent / "examples" / "four_boards.pbn"
+N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
+#: North-South take every trick in notrump and three suits, 11 in clubs
+TOPS = "N:AKQJ.AKQJ.AKQ.AK T98.T98.JT9.QJT9 765.765.8765.876 432.432.432.5432"
+SPEC = "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+
+
+def game(board: int, deal: str, extra: str = "") -> str:
+    return (f'[Event "t"]\n[Board "{board}"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+            f'[Deal "{deal}"]\n{extra}')
+
+
+def test_analyse_file_agrees_with_the_tags_of_a_real_hand_record():
+    before = read_pbn(FOUR)
+    report = analyse_file(FOUR, check=True, threads=2)
+    assert isinstance(report, AnalysisReport)
+    assert report.format == "pbn" and report.source == str(FOUR)
+    assert report.analysed == 4 and report.skipped == 0 and report.malformed == 0
+    assert report.mismatched == 0 and report.compared == 4 and report.unchecked == 0
+    assert report.distinct_deals == 4
+    assert [b.label for b in report.boards] == [f"board {i}" for i in range(1, 5)]
+    for b, old in zip(report.boards, before):
+        assert b.check == "ok" and b.mismatches == []
+        # the tags written are the ones BridgeComposer wrote
+        assert b.game.get("DoubleDummyTricks") == old.get("DoubleDummyTricks")
+        assert b.game.get("ParContract") == old.get("ParContract")
+        assert b.par.score == par(b.table, b.vulnerability, b.dealer).score
+
+
+def test_analyse_file_bytes_and_file_objects():
+    text = "% PBN 2.1\n" + game(1, TOPS) + "\n" + game(2, SPEC)
+    for source in (text.encode("latin-1"), io.BytesIO(text.encode()), io.StringIO(text)):
+        report = analyse_file(source)
+        assert report.analysed == 2 and report.mismatched is None
+        tops, spec = report.boards
+        assert tops.table[Strain.NOTRUMP, N] == 13 and tops.table[Strain.CLUBS, E] == 2
+        assert spec.table[Strain.NOTRUMP, N] == 10
+        assert spec.table.to_array().tolist() == dd_table(Deal.from_pbn(SPEC)).to_array().tolist()
+        assert tops.par.score == 1520 and tops.dealer == N
+        assert tops.vulnerability == Vulnerability.NONE
+        assert tops.to_json()["table"]["C"] == {"N": 11, "E": 2, "S": 11, "W": 2}
+        assert tops.to_json()["par"]["par_contract"] == "NS 7N="
+
+
+def test_analyse_games_skips_incomplete_and_malformed_and_changes_games_in_place():
+    text = ("% PBN 2.1\n" + game(1, TOPS) + "\n" + game(2, "N:AKQJ.AKQJ.AKQ.AK - - -")
+            + "\n" + game(3, "N:AKQ.x.y.z - - -") + "\n" + '[Board "4"]\n[Deal "' + TOPS
+            + '"]\n')
+    games = parse_pbn(text, errors="keep")
+    report = analyse_games(games, threads=1, check=True)
+    b1, b2, b3, b4 = report.boards
+    assert b1.skipped is None and b1.check == "unchecked"
+    assert b2.skipped.startswith("the deal is not complete") and not b2.malformed
+    assert b3.malformed and "N:AKQ.x.y.z" in b3.skipped and b3.table is None
+    # no dealer, no vulnerability: from the board number (board 4: West, both)
+    assert b4.dealer == W and b4.vulnerability == Vulnerability.BOTH
+    assert b4.notes == ["no dealer given: par computed with dealer W (board number)",
+                        "no vulnerability given: par computed for All (board number)"]
+    assert report.analysed == 2 and report.skipped == 2 and report.malformed == 1
+    assert report.distinct_deals == 1 and report.mismatched == 0 and report.unchecked == 2
+    assert games[0].get("OptimumScore") == "NS 1520"
+    assert games[1].get("DoubleDummyTricks") is None
+    assert dd_tricks_from_pbn(games[3].get("DoubleDummyTricks"))[(Strain.CLUBS, S)] == 11
+    data = report.to_json()
+    assert [b.get("skipped") is None for b in data["boards"]] == [True, False, False, True]
+    assert data["boards"][2]["malformed"] is True and "malformed" not in data["boards"][1]
+
+
+def test_report_write_keeps_a_malformed_board_as_it_stands(tmp_path: Path):
+    bad = '[Board "2"]\n[Deal "N:AKQ.x"\n'
+    src = tmp_path / "in.pbn"
+    src.write_bytes(("% PBN 2.1\r\n" + game(1, TOPS) + "\n" + bad).replace("\n", "\r\n")
+                    .encode())
+    report = analyse_file(src)
+    assert report.newline == "\r\n" and report.malformed == 1
+    out = tmp_path / "out.pbn"
+    report.write(out)
+    data = out.read_bytes()
+    assert data.endswith(bad.replace("\n", "\r\n").encode())
+    assert b"[DoubleDummyTricks" in data
+
+
+def test_read_games_formats_and_errors(tmp_path: Path):
+    lin = DATA / "bbo_robot_session_8.lin"
+    games, kind, newline = read_games(lin)
+    assert kind == "lin" and newline == "\r\n" and len(games) == 8
+    games, kind, newline = read_games(CLUB, format="pbn")
+    assert kind == "pbn" and len(games) == 36
+    with pytest.raises(PBNError, match="no boards found"):
+        read_games(b"% PBN 2.1\n")
+    with pytest.raises(PBNError, match="line 1, game 1: text 'hello' outside any tag"):
+        read_games(b"hello\n\nworld\n", format="pbn")
+    with pytest.raises(LINError):
+        read_games(b"md|zz|", format="lin")
+    with pytest.raises(ValueError, match="format"):
+        read_games(CLUB, format="xml")
+    with pytest.raises(TypeError):
+        read_games(42)
+    with pytest.raises(FileNotFoundError):
+        read_games(tmp_path / "none.pbn")
+
+
+def test_analyse_games_rejects_bad_arguments():
+    games = parse_pbn(game(1, TOPS))
+    with pytest.raises(TypeError, match="PBNGames"):
+        analyse_games(["not a game"])
+    for threads in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="threads"):
+            analyse_games(games, threads=threads)
+    assert games[0].get("DoubleDummyTricks") is None
