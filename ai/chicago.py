@@ -347,6 +347,36 @@ def _seat_or_none(value, where: str) -> Optional[Seat]:
         raise SavedGameError(f"{where}: bad seat {value!r} for the human") from None
 
 
+def computer_table(human_player=None, *, level: str = "medium", seed=None,
+                   human=Seat.SOUTH, **settings) -> dict:
+    """Players for a table: ``human_player`` at ``human`` (default South) and an
+    :class:`ai.robot.ComputerPlayer` of strength ``level`` at every other seat (all four
+    seats when ``human_player`` is ``None``).  With a ``seed`` the computers are
+    reproducible (seat ``s`` gets ``f"{seed}:{s}"``).
+
+    :param settings: overrides of the computers' card-play settings (e.g. ``threads=1``).
+    :raises ValueError: for an unknown level or setting.
+    """
+    from ai.robot import ComputerPlayer
+    human = Seat.coerce(human)
+    table = {}
+    for s in Seat:
+        if human_player is not None and s == human:
+            table[s] = human_player
+        else:
+            table[s] = ComputerPlayer(level, seed=None if seed is None else f"{seed}:{s.letter}",
+                                      **settings)
+    return table
+
+
+def close_table(players: Mapping) -> None:
+    """Release the computers' solver threads (players without ``close`` are left alone)."""
+    for p in players.values():
+        close = getattr(p, "close", None)
+        if callable(close):
+            close()
+
+
 # --------------------------------------------------------------------------------------
 # Chicago
 # --------------------------------------------------------------------------------------
