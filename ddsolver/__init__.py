@@ -5,6 +5,7 @@ See README.md for a tour.  Public names are re-exported here.
 
 from .auction import DOUBLE, PASS, REDOUBLE, Auction, Call
 from .cards import Card, CardSet, Rank, Strain, Suit
+from .contract import Contract, game_level
 from .deal import Deal, Hand, random_deal, random_deals
 from .errors import (
     AuctionFinishedError,
@@ -28,7 +29,6 @@ from .pbn import PBNGame, dumps_pbn, read_pbn, write_pbn
 from .play import Position, trick_winner
 from .scoring import (
     ChicagoScore,
-    Contract,
     RubberScore,
     imps,
     matchpoint_percentages,

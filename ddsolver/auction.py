@@ -1,6 +1,6 @@
 """Calls and the auction: legality, end of the auction, contract, declarer.
 
-Rules (Laws of Duplicate Bridge, WBF 2017, and ``spec/game.md``):
+Rules (Laws of Duplicate Bridge, WBF 2017):
 
 * The dealer calls first; calls go clockwise (Law 17).
 * A bid must name more odd tricks, or the same number in a higher strain, than the last bid
@@ -14,7 +14,7 @@ Rules (Laws of Duplicate Bridge, WBF 2017, and ``spec/game.md``):
   the player of the side that made the final bid who first named its strain (Law 22); the
   opening lead is made by declarer's left-hand opponent, and declarer's partner is dummy.
 
-:class:`~ddsolver.scoring.Contract` is defined in :mod:`ddsolver.scoring` and re-exported
+:class:`~ddsolver.contract.Contract` is defined in :mod:`ddsolver.contract` and re-exported
 here.
 """
 
@@ -24,8 +24,8 @@ import re
 from typing import Iterable, Iterator, List, Optional, Tuple, Union
 
 from .cards import Strain
+from .contract import Contract
 from .errors import AuctionFinishedError, IllegalCallError, InvalidNotationError
-from .scoring import Contract
 from .table import Seat
 
 __all__ = ["Call", "Auction", "Contract", "PASS", "DOUBLE", "REDOUBLE"]

@@ -70,8 +70,8 @@ from typing import Any
 import numpy as np
 
 from .cards import Strain
+from .contract import Contract
 from .errors import InvalidNotationError, InvalidTableError
-from .scoring import Contract
 from .scoring import score as _score
 from .table import Seat, Side, Vulnerability
 
@@ -181,7 +181,7 @@ class ParContract:
         return self.level + 6 + self.result
 
     def contract(self, declarer: Seat | None = None) -> Contract:
-        """This contract as a :class:`ddsolver.scoring.Contract` (doubled if a sacrifice).
+        """This contract as a :class:`ddsolver.contract.Contract` (doubled if a sacrifice).
 
         :param declarer: the declaring seat to record; default: the named seat when only one
             seat is named, else none.

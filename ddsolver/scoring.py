@@ -2,31 +2,33 @@
 
 Sources: the duplicate scoring table of the Laws of Duplicate Bridge (WBF 2017, Law 77),
 the WBF IMP scale (Law 78B), the Laws of Contract Bridge (rubber bridge, Law 77 and the
-Chicago appendix), and this project's rule book (``spec/game.md``), which is the authority
-where these differ.
+Chicago rules); where this package's Chicago differs (no honours, a side's final score
+floored at zero) :class:`ChicagoScore` says so.
 
 Every score is in points for one side, positive when that side gains.  :func:`score` is from
 declarer's side's point of view; :func:`ns_score` from North-South's.
 
-:class:`Contract` lives here and is re-exported by :mod:`ddsolver.auction`.
+:class:`~ddsolver.contract.Contract` lives in :mod:`ddsolver.contract` and is re-exported
+here.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 from .cards import Strain
-from .errors import InvalidNotationError, ScoringError
+from .contract import Contract, game_level
+from .errors import ScoringError
 from .table import Seat, Side, Vulnerability
 
 __all__ = [
     "Contract",
     "ScoringError",
+    "game_level",
     "trick_points",
     "overtrick_points",
     "undertrick_penalty",
@@ -40,151 +42,9 @@ __all__ = [
     "RubberScore",
     "RubberDeal",
     "ChicagoScore",
-    "ChicagoMatch",
     "ChicagoBoard",
     "CHICAGO_BOARDS",
 ]
-
-
-# --------------------------------------------------------------------------------------
-# Contract
-# --------------------------------------------------------------------------------------
-
-_DOUBLED_SUFFIX = {0: "", 1: "X", 2: "XX"}
-
-# level, strain, doubling, declarer.  Spaces between the parts are allowed; "NT" is tried
-# before "N" so that "3NTN" is 3NT by North and "3NN" is 3NT by North too.
-_CONTRACT_RE = re.compile(
-    r"""^\s*([1-7])\s*
-        (NT|N|C|D|H|S|♣|♦|♥|♠|♧|♢|♡|♤)\s*
-        (XX|X|\*\*|\*|)\s*
-        (?:[-/]\s*|BY\s+)?
-        (NORTH|EAST|SOUTH|WEST|N|E|S|W|)\s*$""",
-    re.VERBOSE,
-)
-
-
-@dataclass(frozen=True)
-class Contract:
-    """A final contract: level 1-7, strain, doubled state, and (optionally) declarer.
-
-    ``doubled`` is 0 (undoubled), 1 (doubled) or 2 (redoubled).  ``declarer`` is a
-    :class:`Seat` or ``None`` when unknown.  Immutable, hashable, compares by value.
-
-    Notation: ``str(Contract(4, Strain.SPADES, 1, Seat.NORTH)) == "4SXN"``; notrump is
-    written ``NT`` (``"3NTXX"``).  :meth:`from_str` reads that back and more.
-
-    :raises InvalidNotationError: for a level outside 1..7, a doubled state outside 0..2, or
-        a strain or seat that cannot be read.
-    """
-
-    level: int
-    strain: Strain
-    doubled: int = 0
-    declarer: Optional[Seat] = None
-
-    def __post_init__(self):
-        level = self.level
-        if isinstance(level, bool) or not isinstance(level, numbers.Integral) \
-                or not 1 <= int(level) <= 7:
-            raise InvalidNotationError(f"invalid contract level {level!r}: must be 1..7")
-        object.__setattr__(self, "level", int(level))
-        strain = self.strain
-        if isinstance(strain, str):
-            strain = Strain.from_str(strain)
-        elif isinstance(strain, numbers.Integral) and not isinstance(strain, bool) \
-                and 0 <= int(strain) <= 4:
-            strain = Strain(int(strain))
-        else:
-            raise InvalidNotationError(f"invalid contract strain {self.strain!r}")
-        object.__setattr__(self, "strain", strain)
-        doubled = self.doubled
-        if isinstance(doubled, bool) or not isinstance(doubled, numbers.Integral) \
-                or not 0 <= int(doubled) <= 2:
-            raise InvalidNotationError(
-                f"invalid doubled state {doubled!r}: 0 (undoubled), 1 (doubled) "
-                f"or 2 (redoubled)")
-        object.__setattr__(self, "doubled", int(doubled))
-        declarer = self.declarer
-        if declarer is not None:
-            if isinstance(declarer, str):
-                declarer = Seat.from_str(declarer)
-            elif isinstance(declarer, numbers.Integral) and not isinstance(declarer, bool) \
-                    and 0 <= int(declarer) <= 3:
-                declarer = Seat(int(declarer))
-            else:
-                raise InvalidNotationError(f"invalid declarer {self.declarer!r}")
-            object.__setattr__(self, "declarer", declarer)
-
-    @classmethod
-    def from_str(cls, text: str) -> "Contract":
-        """Parse a contract: level, strain, optional ``X``/``XX``, optional declarer seat.
-
-        Accepted (any case, spaces allowed between the parts): ``"2H"``, ``"2♥"``,
-        ``"3NT"``, ``"3N"``, ``"4SX"``, ``"3NTXX"``, ``"3NXX"``, ``"4SXN"``, ``"4S X N"``,
-        ``"7NTXXS"``, ``"4S*"`` (DDS style doubled), ``"4S-E"``, ``"4S by North"``.
-
-        :raises InvalidNotationError: if ``text`` is not a contract (the message quotes it).
-        """
-        if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid contract {text!r}: expected a string")
-        m = _CONTRACT_RE.match(text.upper())
-        if m is None:
-            raise InvalidNotationError(f"invalid contract {text!r}")
-        level, strain, dbl, seat = m.groups()
-        doubled = {"": 0, "X": 1, "*": 1, "XX": 2, "**": 2}[dbl]
-        declarer = Seat.from_str(seat) if seat else None
-        return cls(int(level), Strain.from_str(strain), doubled, declarer)
-
-    def __str__(self) -> str:
-        text = f"{self.level}{self.strain.letter}{_DOUBLED_SUFFIX[self.doubled]}"
-        if self.declarer is not None:
-            text += self.declarer.letter
-        return text
-
-    def __repr__(self) -> str:
-        return f"Contract.from_str({str(self)!r})"
-
-    @property
-    def tricks_needed(self) -> int:
-        """Tricks declarer's side must take: 6 + level (7..13)."""
-        return 6 + self.level
-
-    @property
-    def is_doubled(self) -> bool:
-        """True when doubled but not redoubled."""
-        return self.doubled == 1
-
-    @property
-    def is_redoubled(self) -> bool:
-        return self.doubled == 2
-
-    @property
-    def side(self) -> Optional[Side]:
-        """Declarer's side, or ``None`` when declarer is unknown."""
-        return None if self.declarer is None else self.declarer.side
-
-    @property
-    def is_game(self) -> bool:
-        """Whether making it exactly scores at least 100 trick points (game)."""
-        return trick_points(self) >= 100
-
-    @property
-    def is_slam(self) -> bool:
-        """Level 6 or 7."""
-        return self.level >= 6
-
-    def with_declarer(self, declarer: Optional[Seat]) -> "Contract":
-        """The same contract with another declarer."""
-        return Contract(self.level, self.strain, self.doubled, declarer)
-
-    def with_doubled(self, doubled: int) -> "Contract":
-        """The same contract doubled 0, 1 or 2 times."""
-        return Contract(self.level, self.strain, doubled, self.declarer)
-
-    def score(self, tricks: int, vulnerable: "bool | Vulnerability") -> int:
-        """Same as :func:`score` (``score(self, tricks, vulnerable)``)."""
-        return score(self, tricks, vulnerable)
 
 
 # --------------------------------------------------------------------------------------
@@ -316,7 +176,7 @@ def _made_parts(contract: Contract, tricks: int, vulnerable: bool) -> _Made:
 
 
 def score(contract: Optional[Contract], tricks: int, vulnerable: "bool | Vulnerability") -> int:
-    """Duplicate score of one board for declarer's side (WBF Law 77; ``spec/game.md``).
+    """Duplicate score of one board for declarer's side (WBF Law 77).
 
     :param contract: the final contract (a :class:`Contract` or contract text such as
         ``"4SX"``); ``None`` for a passed-out board, which scores 0.
@@ -729,7 +589,8 @@ class ChicagoBoard:
 
 
 class ChicagoScore:
-    """Score of a four-board Chicago match, exactly as ``spec/game.md`` describes.
+    """Score of a four-board Chicago match (the Chicago rules of the Laws of Contract
+    Bridge, without honours; the final score floored at zero).
 
     * Board 1: North deals, none vulnerable; 2: East, N-S vulnerable; 3: South, E-W
       vulnerable; 4: West, both vulnerable.
@@ -738,9 +599,9 @@ class ChicagoScore:
       contract reach 100, that side has made a game: it scores the game bonus (300 not
       vulnerable, 500 vulnerable, by the board's vulnerability) and both sides'
       part-scores are wiped out.  Otherwise the trick points are added to its part-score.
-    * Part-score bonus: **none on boards 1-3** (the spec lists which parts of the duplicate
-      table apply in Chicago: slams, overtricks, undertricks, doubled/redoubled; the
-      duplicate 50 per part-score is not among them, because part-scores carry over
+    * Part-score bonus: **none on boards 1-3** (of the duplicate table only slams,
+      overtricks, undertricks and the bonus for making a doubled or redoubled contract
+      apply; the duplicate 50 per part-score does not, because part-scores carry over
       instead).  On board 4 a made contract that does not complete a game earns 100.
     * Slam bonuses, overtricks, undertrick penalties (to the defenders), and 50/100 for
       making a doubled/redoubled contract: the duplicate table.  No honours.
@@ -883,6 +744,3 @@ class ChicagoScore:
         return (f"<ChicagoScore {state}, totals NS {self._totals[0]} EW {self._totals[1]}, "
                 f"part-scores NS {self._parts[0]} EW {self._parts[1]}>")
 
-
-#: Alias: a Chicago match score sheet.
-ChicagoMatch = ChicagoScore

@@ -8,6 +8,7 @@ import pytest
 from ai.bidding import StandardAmerican
 from benchmarks.quality.bidding_quality import format_table, run, score_board, summarise
 from ddsolver.auction import Auction
+from ddsolver.contract import game_level
 from ddsolver.deal import Deal
 from ddsolver.par import par
 from ddsolver.scoring import Contract, imps, ns_score
@@ -47,7 +48,7 @@ def test_missed_game_is_counted():
     r = score_board(1, deal, Seat.EAST, Vulnerability.NONE, table, 0, StandardAmerican())
     c = Contract.from_str(r.contract) if r.contract != "Pass" else None
     is_ns_game = (c is not None and r.contract[-1] in "NS"
-                  and c.level >= {0: 5, 1: 5, 2: 4, 3: 4, 4: 3}[int(c.strain)])
+                  and c.level >= game_level(c.strain))
     assert r.game_missed == (not is_ns_game)
 
 

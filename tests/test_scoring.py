@@ -14,7 +14,6 @@ from ddsolver.cards import Strain
 from ddsolver.errors import BridgeError, InvalidNotationError, ScoringError
 from ddsolver.scoring import (
     IMP_SCALE,
-    ChicagoMatch,
     ChicagoScore,
     Contract,
     RubberScore,
@@ -542,7 +541,11 @@ def test_chicago_board_dealers_and_vulnerability():
         ChicagoScore.board_dealer(5)
     with pytest.raises(ScoringError):
         ChicagoScore.board_vulnerability(0)
-    assert ChicagoMatch is ChicagoScore
+    # no alias that names a match after a score sheet (issue 19; ai.chicago.ChicagoMatch
+    # is the match)
+    import ddsolver.scoring
+
+    assert not hasattr(ddsolver.scoring, "ChicagoMatch")
 
 
 def test_chicago_worked_sequence():
@@ -638,3 +641,36 @@ def test_chicago_requires_declarer_and_valid_tricks():
 
 def test_errors_are_bridge_errors():
     assert issubclass(ScoringError, BridgeError) and issubclass(ScoringError, ValueError)
+
+
+def test_contract_has_a_module_of_its_own():
+    import ddsolver
+    import ddsolver.auction
+    import ddsolver.contract
+    import ddsolver.scoring
+
+    assert ddsolver.Contract is ddsolver.contract.Contract is ddsolver.scoring.Contract
+    assert ddsolver.auction.Contract is ddsolver.contract.Contract
+    assert ddsolver.contract.Contract.__module__ == "ddsolver.contract"
+
+
+@pytest.mark.parametrize("strain, level", [
+    (Strain.CLUBS, 5), (Strain.DIAMONDS, 5), (Strain.HEARTS, 4), (Strain.SPADES, 4),
+    (Strain.NOTRUMP, 3), ("NT", 3), ("h", 4), (0, 5)])
+def test_game_level(strain, level):
+    from ddsolver.contract import game_level
+
+    assert game_level(strain) == level
+    s = Strain.coerce(strain)
+    # the lowest level whose contracted tricks reach 100 trick points undoubled
+    assert Contract(level, s).is_game and not Contract(level - 1, s).is_game
+    assert trick_points(Contract(level, s)) >= 100 > trick_points(Contract(level - 1, s))
+
+
+def test_game_level_rejects_what_is_no_strain():
+    from ddsolver.contract import game_level
+
+    with pytest.raises(InvalidNotationError):
+        game_level("Z")
+    with pytest.raises(TypeError):
+        game_level(None)

@@ -28,6 +28,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 from ai.constraints import MAX_HCP, HandConstraints
 from ddsolver.auction import Call
 from ddsolver.cards import Strain, Suit
+from ddsolver.contract import game_level
 from ddsolver.deal import Hand
 from ddsolver.table import Seat
 
@@ -192,9 +193,7 @@ class Context:
         b = self.last_bid
         if b is None:
             return False
-        need = {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4,
-                Strain.NOTRUMP: 3}[b.strain]
-        return b.level >= need
+        return b.level >= game_level(b.strain)
 
 
 class Pattern:

@@ -35,13 +35,10 @@ from typing import List, Optional
 
 import numpy as np
 
-from ddsolver.cards import Strain
+from ddsolver.contract import game_level
 from ddsolver.deal import random_deals
 from ddsolver.scoring import imps, ns_score
 from ddsolver.table import Vulnerability, board_dealer, board_vulnerability
-
-_GAME = {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4,
-         Strain.NOTRUMP: 3}
 
 
 @dataclass
@@ -88,12 +85,12 @@ def score_board(board: int, deal, dealer, vul: Vulnerability, table, par_score: 
     else:
         tricks = int(arr[int(contract.strain)][int(contract.declarer)])
         score = ns_score(contract, tricks, vul)
-    game_mk = [any(_side_best(arr, side, s) >= 6 + _GAME[Strain(s)] for s in range(5))
+    game_mk = [any(_side_best(arr, side, s) >= 6 + game_level(s) for s in range(5))
                for side in (0, 1)]
     slam_mk = [any(_side_best(arr, side, s) >= 12 for s in range(5)) for side in (0, 1)]
     decl_side = None if contract is None else int(contract.declarer.side)
     level = 0 if contract is None else contract.level
-    is_game = contract is not None and level >= _GAME[contract.strain]
+    is_game = contract is not None and level >= game_level(contract.strain)
     game_missed = any(game_mk[side] and not (decl_side == side and is_game)
                       for side in (0, 1))
     slam_missed = any(slam_mk[side] and not (decl_side == side and level >= 6)
@@ -118,7 +115,7 @@ def summarise(results: Sequence[BoardResult]) -> dict:
     gm = sum(r.game_makeable for r in results)
     sm = sum(r.slam_makeable for r in results)
     games_bid = sum(1 for r in results if r.contract != "Pass"
-                    and int(r.contract[0]) >= _GAME[Strain.from_str(r.contract[1:].rstrip("XNESW") or "NT")]
+                    and int(r.contract[0]) >= game_level(r.contract[1:].rstrip("XNESW") or "NT")
                     and int(r.contract[0]) < 6)
     slams_bid = sum(1 for r in results if r.contract != "Pass" and int(r.contract[0]) >= 6)
     return {

@@ -21,10 +21,10 @@ from typing import Any
 
 from ..auction import Auction, Call
 from ..cards import Card, Strain
+from ..contract import Contract
 from ..deal import Deal
 from ..errors import BridgeError, InvalidNotationError, PBNError
 from ..play import Position
-from ..scoring import Contract
 from ..table import Seat, Vulnerability, board_dealer, board_vulnerability
 from . import dd_tags
 from .sections import (

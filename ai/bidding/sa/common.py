@@ -19,8 +19,6 @@ GF = Forcing.GAME_FORCING
 MAJORS = (Strain.HEARTS, Strain.SPADES)
 MINORS = (Strain.CLUBS, Strain.DIAMONDS)
 SUITS = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES)
-_GAME_LEVEL = {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4,
-               Strain.NOTRUMP: 3}
 
 
 def rule(name, patterns, call, hand=None, meaning="", **kw) -> Rule:
@@ -30,10 +28,6 @@ def rule(name, patterns, call, hand=None, meaning="", **kw) -> Rule:
         patterns = (patterns,)
     return Rule(name=name, patterns=tuple(patterns), call=call,
                 hand=hand if hand is not None else {}, meaning=meaning, **kw)
-
-
-def game_level(strain: Strain) -> int:
-    return _GAME_LEVEL[strain]
 
 
 def length(hand: Hand, strain: Strain) -> int:

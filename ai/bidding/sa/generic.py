@@ -7,6 +7,7 @@ silent) for takeout, and keep bidding when partner's last call was forcing."""
 from __future__ import annotations
 
 from ddsolver.cards import Strain
+from ddsolver.contract import game_level
 
 from .common import (
     F1,
@@ -260,17 +261,12 @@ QUANT = "Quantitative 4NT"
 #: Partner's shown HCP range must be at most this wide for a quantitative 4NT.
 QUANT_WIDTH = 4
 
-def _game_level(strain) -> int:
-    return {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4,
-            Strain.NOTRUMP: 3}[strain]
-
-
 def _they_bid_game(ctx, b):
     """The opponents' last bid is a game in a suit, undoubled, and partner has bid."""
     last = ctx.last_bid
     return (last is not None and not ctx.last_bid_ours and ctx.doubled == 0
             and last.strain != Strain.NOTRUMP
-            and _game_level(last.strain) <= last.level < 6 and partner_has_bid(ctx))
+            and game_level(last.strain) <= last.level < 6 and partner_has_bid(ctx))
 
 
 def _sacrifice_calls(ctx, b):
@@ -298,7 +294,7 @@ def _outbid_our_game(ctx, b):
         return False
     ours = [c for i, c in enumerate(ctx.calls)
             if c.is_bid and ctx.seat_of(i).side == ctx.seat.side]
-    return bool(ours) and ours[-1].level >= _game_level(ours[-1].strain)
+    return bool(ours) and ours[-1].level >= game_level(ours[-1].strain)
 
 
 GENERIC = [
