@@ -33,8 +33,12 @@ def pbn_hand_mask(text: str) -> int:
     adds the 13-card limit).
 
     :raises InvalidDealError: for a duplicate card or a wrong number of suits.
-    :raises InvalidNotationError: for a character that is not a rank.
+    :raises InvalidNotationError: for a character that is not a rank, or ``text`` that is
+        not a string (``None``, bytes, a number).
     """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"hand must be a string such as 'AQ4.KJ5.Q963.KJ2', got "
+                                   f"{type(text).__name__}")
     parts = text.strip().split(".")
     if len(parts) != 4:
         raise InvalidDealError(f"hand {text!r} must have 4 suits separated by '.'")
@@ -63,7 +67,8 @@ class Hand:
     same PBN text.
 
     :raises InvalidDealError: for a mask with bits outside the 52 cards, an item that is
-        not a Card, a duplicate card, or more than 13 cards.
+        not a Card, a duplicate card, more than 13 cards, or ``cards`` that is neither
+        cards nor a mask (``None``, a bool, PBN text: use :meth:`from_pbn`).
     """
 
     __slots__ = ("_mask",)
@@ -73,6 +78,12 @@ class Hand:
             mask = operator.index(cards)     # an int, or a numpy integer
             if mask & ~_VALID_MASK or mask < 0:
                 raise InvalidDealError(f"invalid card mask {mask:#x}")
+        elif isinstance(cards, (str, bytes)):
+            raise InvalidDealError(f"Hand takes Cards or a card mask; for PBN text such as "
+                                   f"{cards[:20]!r} use Hand.from_pbn")
+        elif isinstance(cards, bool) or not isinstance(cards, Iterable):
+            raise InvalidDealError(f"Hand takes Cards or a card mask, got "
+                                   f"{type(cards).__name__}")
         else:
             mask = 0
             for c in cards:
@@ -98,7 +109,8 @@ class Hand:
 
         :raises InvalidDealError: for a duplicate card, a wrong number of suits or more
             than 13 cards.
-        :raises InvalidNotationError: for a character that is not a rank.
+        :raises InvalidNotationError: for a character that is not a rank, or ``text`` that
+            is not a string (``None``, bytes, a number).
         """
         return cls(pbn_hand_mask(text))
 
@@ -194,13 +206,21 @@ class Deal:
     when ``complete=False`` is passed (endings, partial deals), and then all known hands must
     have the same number of cards unless ``equal_lengths=False``.
 
-    :raises InvalidDealError: for a duplicate card, a wrong hand size or a missing card.
+    :raises InvalidDealError: for a duplicate card, a wrong hand size or a missing card, or
+        ``hands`` that is not a sequence of four hands (``None``, PBN text: use
+        :meth:`from_pbn`).
     """
 
     __slots__ = ("_hands",)
 
     def __init__(self, hands: Sequence[Optional[Hand]], *, complete: bool = True,
                  equal_lengths: bool = True):
+        if isinstance(hands, (str, bytes)):
+            raise InvalidDealError(f"Deal takes four Hands (or None); for PBN text such as "
+                                   f"{hands[:20]!r} use Deal.from_pbn")
+        if not isinstance(hands, Iterable):
+            raise InvalidDealError(f"Deal takes four Hands (or None), got "
+                                   f"{type(hands).__name__}")
         hands = tuple(hands)
         if len(hands) != 4:
             raise InvalidDealError(f"a deal has 4 hands, got {len(hands)}")

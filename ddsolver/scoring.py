@@ -253,17 +253,32 @@ IMP_SCALE: Tuple[Tuple[int, int], ...] = ((0, 0),) + tuple(
     (low, imp) for imp, low in enumerate(_IMP_LOWS, start=1))
 
 
+def _finite_real(value) -> bool:
+    """Whether ``value`` is a finite real number (not a bool).  Integers of any size are
+    (``math.isfinite`` would overflow converting ``10**400`` to a float), and so is a
+    fraction too large for a float."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    if isinstance(value, numbers.Integral):
+        return True
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return True
+
+
 def imps(difference: float) -> int:
     """IMPs for a points difference on the WBF scale, keeping its sign.
 
     ``imps(620 - 170) == 10``; ``imps(-450) == -10``.  Scores are multiples of 10; for
     other differences (averages) each band runs up to the next band's lowest value, so
-    0-19 is 0 IMPs, 20-49 is 1 IMP, ..., 3500-3999 is 23, 4000 or more is 24.
+    0-19 is 0 IMPs, 20-49 is 1 IMP, ..., 3500-3999 is 23, 4000 or more is 24 (an integer
+    of any size: ``imps(10**400) == 24``).
 
-    :raises ScoringError: if ``difference`` is not a finite real number.
+    :raises ScoringError: if ``difference`` is not a finite real number (``None``, text, a
+        bool, NaN, infinity).
     """
-    if isinstance(difference, bool) or not isinstance(difference, numbers.Real) \
-            or not math.isfinite(difference):
+    if not _finite_real(difference):
         raise ScoringError(f"invalid score difference {difference!r}")
     n = bisect_right(_IMP_LOWS, abs(difference))
     return n if difference >= 0 else -n
@@ -283,7 +298,7 @@ def matchpoints(scores: Iterable[float]) -> List[int]:
     """
     values = list(scores)
     for s in values:
-        if isinstance(s, bool) or not isinstance(s, numbers.Real) or not math.isfinite(s):
+        if not _finite_real(s):
             raise ScoringError(f"invalid score {s!r}")
     ordered = sorted(values)
     result = []

@@ -343,3 +343,30 @@ def test_deal_index_by_seat_letter_or_integer():
         deal["X"]
     with pytest.raises(TypeError):
         deal[True]
+
+
+# ---------------------------------------------------------------------------------------
+# input of the wrong type gets the package's narrow errors (issue 19)
+# ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [None, 5, b"AQ4.KJ5.Q963.KJ2", 1.5, ["AQ4"]])
+def test_hand_from_pbn_needs_text(text):
+    with pytest.raises(InvalidNotationError, match="hand must be a string"):
+        Hand.from_pbn(text)
+
+
+@pytest.mark.parametrize("cards, message", [
+    (None, "got NoneType"), (True, "got bool"), (2.5, "got float"),
+    ("AQ4.KJ5.Q963.KJ2", "use Hand.from_pbn")])
+def test_hand_needs_cards_or_a_mask(cards, message):
+    with pytest.raises(InvalidDealError, match=message):
+        Hand(cards)
+
+
+@pytest.mark.parametrize("hands, message", [
+    (None, "got NoneType"), (7, "got int"),
+    ("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854",
+     "use Deal.from_pbn"), (b"N:AQ4", "use Deal.from_pbn")])
+def test_deal_needs_four_hands(hands, message):
+    with pytest.raises(InvalidDealError, match=message):
+        Deal(hands)

@@ -674,3 +674,15 @@ def test_game_level_rejects_what_is_no_strain():
         game_level("Z")
     with pytest.raises(TypeError):
         game_level(None)
+
+
+def test_imps_of_integers_of_any_size():
+    """An integer is a finite number however large: no OverflowError (issue 19)."""
+    from fractions import Fraction
+
+    assert imps(10**400) == 24 and imps(-10**400) == -24
+    assert imps(Fraction(10**400, 7)) == 24
+    assert matchpoints([10**400, 420, -10**400]) == [4, 2, 0]
+    for bad in (None, "450", True, float("nan"), float("inf"), -float("inf")):
+        with pytest.raises(ScoringError, match="invalid score difference"):
+            imps(bad)
