@@ -16,3 +16,9 @@ __all__ = ["main"]
 @click.version_option(package_name="ddsolver")
 def main() -> None:
     """Computer players of contract bridge built on the ddsolver double-dummy solver."""
+
+
+# the jobs' subcommands, one line each
+from ai.match import match_command  # noqa: E402
+
+main.add_command(match_command)

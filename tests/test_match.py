@@ -1,0 +1,483 @@
+"""Tests of ai.match: engine-versus-engine matches (two tables, seats swapped), the
+journal (resume, a killed run), PBN output read back, worker processes and Dask.
+
+Matches here are between easy computers with one solver thread and a few boards: the
+point is the machinery (same results whatever runs the tables), not strength.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ai.bidding import StandardAmerican
+from ai.cli import main as ai_main
+from ai.game import BoardResult
+from ai.match import (
+    BoardOutcome,
+    JournalError,
+    MatchBoard,
+    MatchError,
+    MatchResult,
+    PlayerConfig,
+    TableResult,
+    TableTask,
+    _Journal,
+    boards_from_pbn,
+    match_games,
+    play_table,
+    read_journal,
+    result_from_game,
+    run_match,
+    seeded_boards,
+)
+from ddsolver.auction import Auction
+from ddsolver.deal import Deal, random_deals
+from ddsolver.pbn import read_pbn, write_pbn
+from ddsolver.scoring import Contract
+from ddsolver.table import Seat, Vulnerability
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 11
+ONE_THREAD = {"threads": 1}
+
+
+def tables(result: MatchResult):
+    """Every table's result, for comparing two runs (times left out)."""
+    return [(b.board, b.open, b.closed) for b in result.boards]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A 3-board match of easy against easy, with its journal and PBN file."""
+    folder = tmp_path_factory.mktemp("match")
+    journal = folder / "m.journal"
+    pbn = folder / "m.pbn"
+    result = run_match("easy", "easy", 3, seed=SEED, options_a=ONE_THREAD,
+                       options_b=ONE_THREAD, journal=journal, pbn=pbn)
+    return result, journal, pbn
+
+
+# -- boards and configurations ---------------------------------------------------------------
+
+def test_seeded_boards_follow_the_standard_cycle_and_extend():
+    boards = seeded_boards(5, 4)
+    assert [b.number for b in boards] == [1, 2, 3, 4]
+    assert [b.dealer for b in boards] == [Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST]
+    assert [b.vulnerability for b in boards] == [Vulnerability.NONE, Vulnerability.NS,
+                                                 Vulnerability.EW, Vulnerability.BOTH]
+    assert [b.deal for b in boards] == random_deals(5, 4)
+    assert seeded_boards(5, 2) == boards[:2]
+    with pytest.raises(MatchError, match="at least one board"):
+        seeded_boards(5, 0)
+    with pytest.raises(MatchError, match="integer"):
+        seeded_boards("5", 2)
+
+
+@pytest.mark.parametrize("player, options, message", [
+    ("expert", {}, "unknown player 'expert'"),
+    ("no_such_module_xyz:Bot", {}, "cannot import"),
+    ("ddsolver.cards:Card", {}, "no call\\(view\\) and card\\(view\\)"),
+    ("ddsolver.cards:NoSuchThing", {}, "has no 'NoSuchThing'"),
+    ("ddsolver.cards:FULL_DECK_MASK", {}, "is not a class"),
+    ("easy", {"samples": 0}, "samples must be an integer >= 1"),
+    ("easy", {"no_such_setting": 1}, "unknown option"),
+    ("easy", {"seed": 3}, "set by the match"),
+    ("easy", {"samples": object()}, "must be a JSON value"),
+])
+def test_bad_configurations_are_refused_by_name(player, options, message):
+    with pytest.raises(MatchError, match=message):
+        PlayerConfig.parse(player, options)
+
+
+def test_configuration_label_and_identity_leave_out_result_neutral_options():
+    c = PlayerConfig.parse("hard", {"threads": 2, "samples": 64, "memory_mb": 32})
+    assert c.label == "hard(samples=64)"
+    assert c.identity() == {"player": "hard", "options": {"samples": 64}}
+    # a reproducible computer solves every layout whatever the time budget
+    settings = c._computer_settings()
+    assert settings.samples == 64 and settings.min_samples == 64
+    assert settings.threads == 2
+    assert c._computer_settings(timed=True).min_samples == 12
+
+
+# -- a match ----------------------------------------------------------------------------------
+
+def test_every_board_is_played_at_two_tables_with_seats_swapped(played):
+    result, _, pbn = played
+    assert [b.board for b in result.boards] == seeded_boards(SEED, 3)
+    for b in result.boards:
+        for tr, table in ((b.open, 1), (b.closed, 2)):
+            r = tr.result
+            assert (tr.board, tr.table) == (b.board.number, table)
+            assert (r.deal, r.dealer, r.vulnerability) == (b.board.deal, b.board.dealer,
+                                                           b.board.vulnerability)
+            assert r.contract is not None or len(r.calls) == 4
+    names = [(g.board, g.get("Room"), g.get("North"), g.get("East"), g.get("South"),
+              g.get("West")) for g in read_pbn(pbn)]
+    assert names[:2] == [(1, "Open", "A: easy", "B: easy", "A: easy", "B: easy"),
+                         (1, "Closed", "B: easy", "A: easy", "B: easy", "A: easy")]
+    # the same table played again gives the same result: it depends on the board alone
+    b = result.boards[1]
+    again = play_table(TableTask(result.a, result.b, SEED, "IMP", b.board, 2, threads=1))
+    assert TableResult.from_json(again) == b.closed
+
+
+def test_imps_and_matchpoints_of_a_match():
+    deal = random_deals(3, 1)[0]
+    board = MatchBoard.standard(1, deal)
+
+    def table(n, table_no, level, strain, declarer, tricks, score):
+        contract = Contract(level, strain, 0, Seat.from_str(declarer))
+        r = BoardResult(deal, board.dealer, board.vulnerability, "IMP", (), None, contract,
+                        contract.declarer, (), tricks, score)
+        return TableResult(n, table_no, r)
+
+    # A +420 against B's +170 (6 IMPs to A); A -50 against B's +100 (150 to B: 4 IMPs);
+    # both +400 (a push)
+    outcomes = (
+        BoardOutcome(board, table(1, 1, 4, "S", "N", 10, 420), table(1, 2, 2, "S", "N", 8, 170)),
+        BoardOutcome(board, table(2, 1, 4, "S", "N", 9, -50), table(2, 2, 3, "S", "N", 9, 100)),
+        BoardOutcome(board, table(3, 1, 3, "NT", "S", 9, 400), table(3, 2, 3, "NT", "N", 9, 400)),
+    )
+    a = PlayerConfig.parse("easy")
+    m = MatchResult(a, a, 1, "IMP", outcomes)
+    assert m.imps == [6, -4, 0]
+    assert [b.imps_for("B") for b in outcomes] == [-6, 4, 0]
+    assert m.imps_total == 2
+    assert m.imps_mean == pytest.approx(2 / 3)
+    # sample standard deviation of (6, -4, 0) is sqrt(76/3); over sqrt(3)
+    assert m.imps_se == pytest.approx(math.sqrt(76 / 3) / math.sqrt(3))
+    assert [b.matchpoints for b in outcomes] == [2, 0, 1]
+    assert m.mp_mean == pytest.approx(50.0)
+    assert m.mp_se == pytest.approx(50 / math.sqrt(3))
+    text = m.summary(matchpoints=True)
+    assert "A: +0.67 IMPs/board +- 2.91 (standard error); +2 IMPs in all" in text
+    assert "A: 50.0% of the matchpoints +- 28.9" in text
+    one = MatchResult(a, a, 1, "IMP", outcomes[:1])
+    assert one.imps_mean == 6 and math.isnan(one.imps_se)
+    assert "+- n/a" in one.summary()
+
+
+# -- PBN ----------------------------------------------------------------------------------------
+
+def test_pbn_of_a_match_reads_back_to_the_same_auctions_play_and_scores(played):
+    result, _, pbn = played
+    games = read_pbn(pbn)
+    assert len(games) == 6
+    by_key = {(b.board.number, t.table): t for b in result.boards for t in (b.open, b.closed)}
+    for g in games:
+        table = {"Open": 1, "Closed": 2}[g.get("Room")]
+        r = by_key[(g.board, table)].result
+        assert g.deal == r.deal and g.dealer == r.dealer and g.vulnerability == r.vulnerability
+        assert g.calls == list(r.calls)
+        assert [e.note_text for e in g.auction.entries] == list(r.explanations)
+        assert all(e for e in r.explanations)
+        assert [(pc.seat, pc.card) for pc in g.play_sequence] == list(r.play)
+        if r.contract is None:
+            assert g.get("Contract") == "Pass" and r.score == 0
+        else:
+            assert g.contract == r.contract and g.declarer == r.declarer
+            assert g.result == r.tricks
+            g.check_play()  # every card legal, replayed by the rules
+        assert g.get("Score") == f"NS {r.score}"
+        imps_a = next(b.imps for b in result.boards if b.board.number == g.board)
+        assert g.get("ScoreIMP") == f"NS {imps_a if table == 1 else -imps_a}"
+        assert result_from_game(g) == r
+    # and the file's games are what match_games gives
+    assert read_pbn(pbn) == match_games(result)
+
+
+def test_result_from_game_refuses_a_score_that_is_not_the_result(played):
+    _, _, pbn = played
+    game = next(g for g in read_pbn(pbn) if g.contract is not None)
+    game.set_tag("Score", f"NS {int(game.get('Score').split()[1]) + 10}")
+    with pytest.raises(Exception, match="is not the score of"):
+        result_from_game(game)
+    game.set_tag("Score", "lots")
+    with pytest.raises(Exception, match="bad Score tag"):
+        result_from_game(game)
+
+
+def test_boards_from_pbn_count_each_board_once(played, tmp_path):
+    result, journal, pbn = played
+    boards = boards_from_pbn(pbn)
+    assert boards == [b.board for b in result.boards]
+    assert boards_from_pbn(pbn, 2) == boards[:2]
+    # a match over the file's boards is the same match: the journal serves it whole
+    copy = tmp_path / "j"
+    shutil.copy(journal, copy)
+    again = run_match("easy", "easy", boards, seed=SEED, journal=copy)
+    assert again.played == 0 and tables(again) == tables(result)
+    games = read_pbn(pbn)
+    games[2].remove_tag("Play")
+    games[2].set_deal(random_deals(99, 1)[0])  # board 2, open room: another deal
+    with pytest.raises(MatchError, match="board 2 appears twice with different deals"):
+        boards_from_pbn(games_text(games))
+    games = read_pbn(pbn)
+    games[0].remove_tag("Play")
+    games[0].set_tag("Deal", "")
+    with pytest.raises(MatchError, match="board 1 .* has no complete deal"):
+        boards_from_pbn(games_text(games))
+
+
+def games_text(games) -> str:
+    from ddsolver.pbn import dumps_pbn
+    return dumps_pbn(games)
+
+
+# -- same results whatever plays the tables ------------------------------------------------
+
+def test_worker_processes_give_the_same_results(played):
+    result, _, _ = played
+    pooled = run_match("easy", "easy", 2, seed=SEED, workers=2)
+    assert pooled.played == 4 and pooled.workers == 2
+    assert tables(pooled) == tables(result)[:2]
+
+
+def test_a_dask_cluster_gives_the_same_results(played):
+    distributed = pytest.importorskip("distributed")
+    result, _, _ = played
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        on_dask = run_match("easy", "easy", 2, seed=SEED, scheduler=cluster.scheduler_address)
+        with distributed.Client(cluster, set_as_default=False) as client:
+            one = run_match("easy", "easy", [result.boards[2].board], seed=SEED,
+                            scheduler=client)
+    assert on_dask.workers is None
+    assert tables(on_dask) == tables(result)[:2]
+    assert tables(one) == tables(result)[2:]
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("ai.match.DASK_CONNECT_TIMEOUT", 1)
+    with pytest.raises(MatchError, match="cannot reach the Dask scheduler"):
+        run_match("easy", "easy", 1, seed=SEED, scheduler="tcp://127.0.0.1:1")
+
+
+# -- the journal ------------------------------------------------------------------------------
+
+def test_a_rerun_skips_the_journal_and_an_extension_plays_only_new_boards(played, tmp_path):
+    result, journal, _ = played
+    copy = tmp_path / "j"
+    shutil.copy(journal, copy)
+    again = run_match("easy", "easy", 3, seed=SEED, journal=copy,
+                      options_a={"threads": 2})  # threads do not change results
+    assert again.played == 0 and tables(again) == tables(result)
+    longer = run_match("easy", "easy", 4, seed=SEED, journal=copy, options_a=ONE_THREAD,
+                       options_b=ONE_THREAD, progress=True)
+    assert longer.played == 2 and tables(longer)[:3] == tables(result)
+    header, records = read_journal(copy)
+    assert header["seed"] == SEED and len(records) == 8
+    assert sorted((r["board"], r["table"]) for r in records) == [
+        (n, t) for n in range(1, 5) for t in (1, 2)]
+
+
+@pytest.mark.parametrize("change, what", [
+    ({"seed": SEED + 1}, "seed"),
+    ({"options_a": {"samples": 4}}, "a"),
+    ({"b": "medium"}, "b"),
+    ({"scoring": "MP"}, "scoring"),
+    ({"timed": True}, "timed"),
+])
+def test_a_journal_of_another_match_is_refused(played, tmp_path, change, what):
+    _, journal, _ = played
+    copy = tmp_path / "j"
+    shutil.copy(journal, copy)
+    before = copy.read_bytes()
+    args = {"a": "easy", "b": "easy", "boards": 3, "seed": SEED}
+    args.update(change)
+    a, b, boards = args.pop("a"), args.pop("b"), args.pop("boards")
+    with pytest.raises(JournalError, match=f"belongs to another match \\(different {what}"):
+        run_match(a, b, boards, journal=copy, **args)
+    assert copy.read_bytes() == before
+
+
+def test_a_damaged_last_line_is_dropped_and_other_damage_refused(played, tmp_path):
+    result, journal, _ = played
+    lines = journal.read_bytes().split(b"\n")[:-1]
+    assert len(lines) == 7
+    # killed while writing board 3's second table: the record is cut off
+    copy = tmp_path / "cut"
+    copy.write_bytes(b"\n".join(lines[:-1]) + b"\n" + lines[-1][:40])
+    again = run_match("easy", "easy", 3, seed=SEED, journal=copy, options_a=ONE_THREAD,
+                      options_b=ONE_THREAD)
+    assert again.played == 1 and tables(again) == tables(result)
+    header, records = read_journal(copy)
+    assert len(records) == 6
+    assert all(json.loads(x) for x in copy.read_bytes().split(b"\n")[:-1])
+    # damage before the last line is not a killed run: refused, file untouched
+    bad = tmp_path / "bad"
+    bad.write_bytes(b"\n".join(lines[:3] + [b"{not json"] + lines[3:]) + b"\n")
+    with pytest.raises(JournalError, match="line 4: not a JSON record"):
+        run_match("easy", "easy", 3, seed=SEED, journal=bad)
+    # a record that does not hold together (score of another result)
+    wrong = tmp_path / "wrong"
+    rec = json.loads(lines[1])
+    rec["score"] += 10
+    wrong.write_bytes(b"\n".join([lines[0], json.dumps(rec).encode()]) + b"\n")
+    with pytest.raises(JournalError, match="line 2: board 1, table 1: score"):
+        run_match("easy", "easy", 3, seed=SEED, journal=wrong)
+    # a journal of the same match over other deals
+    other = tmp_path / "other"
+    rec = json.loads(lines[1])
+    rec["board"] = 2
+    other.write_bytes(b"\n".join([lines[0], json.dumps(rec).encode()]) + b"\n")
+    with pytest.raises(JournalError, match="board 2 of the journal has another deal"):
+        run_match("easy", "easy", 3, seed=SEED, journal=other)
+    for text in ('[Event "x"]\n', '[Event "x"]', '{"a": 1}\n'):
+        notjournal = tmp_path / "x.pbn"
+        notjournal.write_text(text)
+        with pytest.raises(JournalError, match="not a ddsolver-ai match journal"):
+            run_match("easy", "easy", 3, seed=SEED, journal=notjournal)
+        assert notjournal.read_text() == text
+    # killed while writing the header: started afresh
+    cut = tmp_path / "cut-header"
+    cut.write_bytes(lines[0][:15])
+    assert run_match("easy", "easy", [result.boards[0].board], seed=SEED, journal=cut,
+                     options_a=ONE_THREAD, options_b=ONE_THREAD).played == 2
+    assert read_journal(cut)[0] == read_journal(journal)[0]
+
+
+def test_two_runs_cannot_write_one_journal(played, tmp_path):
+    result, journal, _ = played
+    copy = tmp_path / "j"
+    shutil.copy(journal, copy)
+    header, _ = read_journal(copy)
+    holder = _Journal(copy, header)
+    try:
+        with pytest.raises(JournalError, match="being written by another run"):
+            run_match("easy", "easy", 3, seed=SEED, journal=copy)
+    finally:
+        holder.close()
+    assert run_match("easy", "easy", 3, seed=SEED, journal=copy).played == 0
+
+
+def test_a_killed_run_resumes_to_the_same_results(played, tmp_path):
+    """Kill -9 a running match once two tables are in its journal; what the journal held is
+    still there, and the same command finishes the match with the same results."""
+    result, _, _ = played
+    out = tmp_path / "k.pbn"
+    journal = tmp_path / "k.pbn.journal"
+    cmd = [sys.executable, "-m", "ai", "match", "easy", "easy", "-n", "3", "--seed",
+           str(SEED), "-a", "threads=1", "-b", "threads=1", "-q", "-o", str(out), "--json"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    seen = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if journal.exists():
+                seen = [x for x in journal.read_bytes().split(b"\n")[:-1]]
+                if len(seen) >= 3:
+                    break
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.02)
+        assert proc.poll() is None, "the match ended before it could be killed"
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+        proc.stdout.close()
+        proc.stderr.close()
+    assert not out.exists()  # the PBN file is written when the match is over
+    header, records = read_journal(journal)
+    kept = len(records)
+    assert 2 <= kept < 6
+    assert journal.read_bytes().split(b"\n")[:len(seen)] == seen
+    done = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr.decode()
+    summary = json.loads(done.stdout)
+    assert summary["tables_played"] == 6 - kept
+    resumed = run_match("easy", "easy", 3, seed=SEED, journal=journal)
+    assert resumed.played == 0 and tables(resumed) == tables(result)
+    assert read_pbn(out) == match_games(resumed)
+
+
+# -- other players ------------------------------------------------------------------------------
+
+class SystemLowest:
+    """Bids by the system, plays its lowest legal card; records the seeds it is given."""
+
+    seeds: list = []
+
+    def __init__(self, seed=None, tag="x"):
+        self.sa = StandardAmerican()
+        self.tag = tag
+        SystemLowest.seeds.append(seed)
+
+    def call(self, view):
+        return self.sa.choose(view.original_hand, view.auction, view.vulnerability)
+
+    def card(self, view):
+        return min(view.legal_cards, key=lambda c: (c.rank, c.suit))
+
+
+class Revoker(SystemLowest):
+    """Plays a card it may not play."""
+
+    def card(self, view):
+        return next(iter(view.unseen_cards))
+
+
+def test_a_player_class_by_import_path_with_options_and_seeds():
+    SystemLowest.seeds = []
+    result = run_match("test_match:SystemLowest", "easy", 2, seed=SEED,
+                       options_a={"tag": "y"}, options_b=ONE_THREAD)
+    assert result.a.label == "test_match:SystemLowest(tag='y')"
+    assert sorted(SystemLowest.seeds) == sorted(
+        f"{SEED}:{n}:{t}:{s}" for n in (1, 2) for t, seats in ((1, "NS"), (2, "EW"))
+        for s in seats)
+    for b in result.boards:  # A plays its lowest card whenever it is on play
+        for tr in (b.open, b.closed):
+            r = tr.result
+            a_seats = {Seat.NORTH, Seat.SOUTH} if tr.table == 1 else {Seat.EAST, Seat.WEST}
+            assert len(r.play) in (0, 52)
+            if r.play:
+                assert any(s in a_seats for s, _ in r.play)
+
+
+def test_a_player_that_breaks_the_rules_stops_the_match_naming_the_table():
+    with pytest.raises(MatchError, match="board 1, table [12]: IllegalCardError: "):
+        run_match("test_match:Revoker", "easy", 1, seed=SEED, options_b=ONE_THREAD)
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def test_the_match_command(played, tmp_path):
+    result, journal, _ = played
+    out = tmp_path / "c.pbn"
+    shutil.copy(journal, str(out) + ".journal")
+    runner = CliRunner()
+    args = ["match", "easy", "easy", "-n", "2", "--seed", str(SEED), "-o", str(out), "-q"]
+    res = runner.invoke(ai_main, args + ["--matchpoints"])
+    assert res.exit_code == 0, res.output
+    first_two = MatchResult(result.a, result.b, SEED, "IMP", result.boards[:2])
+    mean = first_two.imps_mean
+    assert f"A: {mean:+.2f} IMPs/board" in res.output
+    assert "% of the matchpoints" in res.output
+    assert f"time: " in res.output and "for 0 table(s)" in res.output
+    assert [g.board for g in read_pbn(out)] == [1, 1, 2, 2]
+    res = runner.invoke(ai_main, args + ["--json"])
+    data = json.loads(res.output)
+    assert data["imps_total"] == sum(b.imps for b in result.boards[:2])
+    assert [r["imps"] for r in data["results"]] == [b.imps for b in result.boards[:2]]
+    res = runner.invoke(ai_main, ["match", "expert", "easy", "-o", str(tmp_path / "e.pbn")])
+    assert res.exit_code == 2 and "unknown player 'expert'" in res.output
+    res = runner.invoke(ai_main, ["match", "easy", "easy", "--deals", str(tmp_path / "no.pbn")])
+    assert res.exit_code == 2 and "no such file" in res.output
+    res = runner.invoke(ai_main, ["match", "easy", "easy", "-a", "samples"])
+    assert res.exit_code == 2 and "expected KEY=VALUE" in res.output
+    res = runner.invoke(ai_main, args + ["--seed", "12"])
+    assert res.exit_code == 2 and "belongs to another match" in res.output
