@@ -59,11 +59,9 @@ import click
 
 from ai.game import BoardResult, play_board
 from ai.players import SCORINGS
-from ddsolver.auction import Auction, Call
-from ddsolver.cards import Card
 from ddsolver.deal import Deal, random_deals
 from ddsolver.errors import BridgeError, PBNError
-from ddsolver.scoring import Contract, imps, ns_score
+from ddsolver.scoring import imps, ns_score, result_str
 from ddsolver.table import Seat, Vulnerability, board_dealer, board_vulnerability
 
 __all__ = [
@@ -415,7 +413,7 @@ def play_table(task: TableTask) -> dict:
                             scoring=task.scoring)
     except MatchError as exc:
         raise MatchError(f"board {board.number}, table {task.table}: {exc}") from exc
-    except BridgeError as exc:
+    except Exception as exc:  # a player's failure, whatever it is, names its table
         raise MatchError(f"board {board.number}, table {task.table}: "
                          f"{type(exc).__name__}: {exc}") from exc
     finally:
@@ -427,21 +425,13 @@ def play_table(task: TableTask) -> dict:
                        time.perf_counter() - start).to_json()
 
 
-def _explanation_text(e) -> Optional[str]:
-    if e is None:
-        return None
-    text = getattr(e, "text", e)
-    return None if text is None else str(text)
-
-
 @dataclass(frozen=True)
 class TableResult:
     """One table of one board, as played.
 
     :ivar board: the board number; :ivar table: 1 (A North-South) or 2 (A East-West).
-    :ivar result: the :class:`ai.game.BoardResult`; its ``explanations`` are the texts of
-        the explanations (``str`` or ``None``), as the journal and PBN keep them.
-    :ivar seconds: the time the table took (wall clock, in its worker).
+    :ivar result: the :class:`ai.game.BoardResult` (explanations from the bidding system).
+    :ivar seconds: the time the table took (wall clock, in its worker; not compared).
     """
 
     board: int
@@ -450,67 +440,42 @@ class TableResult:
     seconds: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict:
-        """The journal record: board, table, deal (PBN), dealer, vulnerability, scoring,
-        calls, explanations, contract (``"4SX"``, ``None`` when passed out), declarer,
-        play (``[seat, card]`` pairs in order), tricks, score (N-S), seconds."""
-        r = self.result
-        return {
-            "board": self.board, "table": self.table,
-            "deal": r.deal.to_pbn(), "dealer": r.dealer.letter,
-            "vulnerability": r.vulnerability.pbn, "scoring": r.scoring,
-            "calls": [str(c) for c in r.calls],
-            "explanations": None if r.explanations is None
-            else [_explanation_text(e) for e in r.explanations],
-            "contract": None if r.contract is None else str(r.contract.with_declarer(None)),
-            "declarer": None if r.declarer is None else r.declarer.letter,
-            "play": [[s.letter, str(c)] for s, c in r.play],
-            "tricks": r.tricks, "score": r.score,
-            "seconds": round(self.seconds, 3),
-        }
+        """The journal record: :meth:`ai.game.BoardResult.to_dict` (deal, dealer,
+        vulnerability, scoring, calls, play, tricks, score, claim) with ``board``,
+        ``table`` and ``seconds``."""
+        data = {"board": self.board, "table": self.table}
+        data.update(self.result.to_dict())
+        data["seconds"] = round(self.seconds, 3)
+        return data
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "TableResult":
-        """Read a record written by :meth:`to_json`, checking it: the auction is legal and
-        gives the contract and declarer, the play has the right number of cards from the
-        deal, and the score is the duplicate score of the result.
+    def from_json(cls, data: Mapping, system=None) -> "TableResult":
+        """Read a record written by :meth:`to_json`, checked by
+        :meth:`ai.game.BoardResult.from_dict` (legal auction and play, tricks and score
+        those of the play); the explanations are the bidding system's.
 
+        :param system: the bidding system (default :class:`ai.bidding.StandardAmerican`).
         :raises MatchError: naming what is wrong.
         """
+        from ai.game import InvalidRecordError
+
+        if not isinstance(data, Mapping):
+            raise MatchError(f"a table record is an object, got {type(data).__name__}")
+        board, table = data.get("board"), data.get("table")
+        if isinstance(board, bool) or not isinstance(board, int) or board < 1:
+            raise MatchError(f"a table record has board {board!r}: a number >= 1")
+        if table not in (1, 2) or isinstance(table, bool):
+            raise MatchError(f"board {board}: a table record has table {table!r}: 1 or 2")
         try:
-            deal = Deal.from_pbn(data["deal"])
-            dealer = Seat.from_str(data["dealer"])
-            vulnerability = Vulnerability.from_str(data["vulnerability"])
-            calls = tuple(Call.from_str(c) for c in data["calls"])
-            auction = Auction(dealer, calls)
-            exps = data.get("explanations")
-            explanations = None if exps is None else tuple(
-                None if e is None else str(e) for e in exps)
-            contract = None if data["contract"] is None else Contract.from_str(data["contract"])
-            declarer = None if data["declarer"] is None else Seat.from_str(data["declarer"])
-            play = tuple((Seat.from_str(s), Card.from_str(c)) for s, c in data["play"])
-            tricks, score = data["tricks"], data["score"]
-            board, table = data["board"], data["table"]
-            scoring = data.get("scoring", "IMP")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise MatchError(f"bad table record: {type(exc).__name__}: {exc}") from None
-        if not auction.is_finished:
-            raise MatchError(f"board {board}, table {table}: the auction is not finished")
-        if contract is not None:
-            contract = contract.with_declarer(declarer)
-        if auction.contract != contract or auction.declarer != declarer:
-            raise MatchError(f"board {board}, table {table}: contract {data['contract']} "
-                             f"by {data['declarer']} is not the auction's")
-        if len(play) != (0 if contract is None else 52):
-            raise MatchError(f"board {board}, table {table}: {len(play)} cards played")
-        if any(c not in deal[s] for s, c in play):
-            raise MatchError(f"board {board}, table {table}: a card played is not in the "
-                             f"hand of its seat")
-        if not isinstance(tricks, int) or ns_score(contract, tricks, vulnerability) != score:
-            raise MatchError(f"board {board}, table {table}: score {score} is not the score "
-                             f"of {tricks} tricks")
-        result = BoardResult(deal, dealer, vulnerability, scoring, calls, explanations,
-                             contract, declarer, play, tricks, score)
-        return cls(int(board), int(table), result, float(data.get("seconds", 0.0)))
+            result = BoardResult.from_dict(
+                {k: v for k, v in data.items() if k not in ("board", "table", "seconds")},
+                system)
+        except InvalidRecordError as exc:
+            raise MatchError(f"board {board}, table {table}: {exc}") from None
+        seconds = data.get("seconds", 0.0)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            seconds = 0.0
+        return cls(board, table, result, float(seconds))
 
 
 @dataclass(frozen=True)
@@ -651,17 +616,12 @@ class MatchResult:
             "mp_percent_se": num(self.mp_se), "elapsed": round(self.elapsed, 3),
             "tables_played": self.played, "table_seconds": round(self.table_seconds, 3),
             "results": [{"board": b.board.number,
-                         "open": {"contract": _result_text(b.open.result),
+                         "open": {"contract": b.open.result.result_text,
                                   "score": b.open.result.score},
-                         "closed": {"contract": _result_text(b.closed.result),
+                         "closed": {"contract": b.closed.result.result_text,
                                     "score": b.closed.result.score},
                          "imps": b.imps} for b in self.boards],
         }
-
-
-def _result_text(r: BoardResult) -> str:
-    from ddsolver.scoring import result_str
-    return result_str(r.contract, r.tricks)
 
 
 # ---------------------------------------------------------------------------------------
@@ -751,7 +711,8 @@ class _Journal:
             fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self._fh.close()
-            raise JournalError(f"{self.path} is being written by another run of the match")
+            raise JournalError(f"{self.path} is being written by another run of the "
+                               f"match") from None
         try:
             self._fh.seek(0)
             data = self._fh.read()
@@ -934,13 +895,15 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
     by_number = {bd.number: bd for bd in board_list}
 
     identity = _match_identity(a, b, seed, scoring, timed)
+    from ai.bidding import StandardAmerican
+    system = StandardAmerican()  # explains the calls of the records read back
     done: Dict[Tuple[int, int], TableResult] = {}
     jr = _Journal(journal, identity) if journal is not None else None
     try:
         if jr is not None:
             for i, rec in enumerate(jr.records, 2):
                 try:
-                    tr = TableResult.from_json(rec)
+                    tr = TableResult.from_json(rec, system)
                 except MatchError as exc:
                     raise JournalError(f"{jr.path}, line {i}: {exc}") from None
                 bd = by_number.get(tr.board)
@@ -951,8 +914,6 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
                     raise JournalError(f"{jr.path}, line {i}: board {tr.board} of the journal "
                                        f"has another deal, dealer or vulnerability than "
                                        f"board {tr.board} of this match")
-                if tr.table not in (1, 2):
-                    raise JournalError(f"{jr.path}, line {i}: table {tr.table} (1 or 2)")
                 done.setdefault((tr.board, tr.table), tr)
 
         threads = 1 if (workers > 1 or scheduler is not None) else None
@@ -964,8 +925,9 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
 
         bar = None
         if progress:
-            from tqdm import tqdm
             import sys
+
+            from tqdm import tqdm
             bar = tqdm(total=len(board_list), initial=len(complete), unit="board",
                        desc="match", file=sys.stderr, leave=False, dynamic_ncols=True)
 
@@ -976,7 +938,7 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
 
         def on_result(record: dict) -> None:
             nonlocal played
-            tr = TableResult.from_json(record)
+            tr = TableResult.from_json(record, system)
             key = (tr.board, tr.table)
             if key in done:
                 return
@@ -1021,40 +983,19 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
 # ---------------------------------------------------------------------------------------
 
 def _table_game(result: BoardResult, number: int, table: int, a: PlayerConfig,
-                b: PlayerConfig, imps_ns: Optional[int], mp_ns: Optional[float],
-                event: str):
-    """One table as a PBN game (PBN 2.1: the mandatory tags, Auction with Note tags for the
-    explanations, Play, Room, HomeTeam/VisitTeam, Score, ScoreIMP/ScorePercentage)."""
-    from ddsolver.pbn import AnnotatedCall, PBNGame
-
-    ns_label, ew_label = ("A", "B") if table == 1 else ("B", "A")
-    names = {"A": a.label, "B": b.label}
-    players = {Seat.NORTH: f"{ns_label}: {names[ns_label]}",
-               Seat.SOUTH: f"{ns_label}: {names[ns_label]}",
-               Seat.EAST: f"{ew_label}: {names[ew_label]}",
-               Seat.WEST: f"{ew_label}: {names[ew_label]}"}
-    game = PBNGame.new(result.deal, board=number, dealer=result.dealer,
-                       vulnerability=result.vulnerability, event=event,
-                       scoring=result.scoring, players=players)
-    if result.contract is None:
-        game.set_tag("Contract", "Pass")
-    else:
-        game.set_tag("Declarer", result.declarer.letter)
-        game.set_tag("Contract", str(result.contract.with_declarer(None)))
-        game.set_tag("Result", str(result.tricks))
-    exps = result.explanations or (None,) * len(result.calls)
-    entries = [AnnotatedCall(Seat.NORTH, c, str(c), note_text=_explanation_text(e) or None)
-               for c, e in zip(result.calls, exps)]
-    game.set_auction(entries, result.dealer)
-    if result.play:
-        game.set_play([c for _, c in result.play], result.declarer.lho,
-                      result.contract.strain)
+                b: PlayerConfig, imps_ns: int, mp_ns: Optional[float], event: str):
+    """One table as a PBN game: :meth:`ai.game.BoardResult.to_pbn_game` and the tags of a
+    team match (PBN 2.1 section 4: ``Room``, ``HomeTeam``, ``VisitTeam``, ``ScoreIMP``,
+    ``ScorePercentage``)."""
+    ns_side, ew_side = ("A", "B") if table == 1 else ("B", "A")
+    names = {"A": f"A: {a.label}", "B": f"B: {b.label}"}
+    players = {Seat.NORTH: names[ns_side], Seat.SOUTH: names[ns_side],
+               Seat.EAST: names[ew_side], Seat.WEST: names[ew_side]}
+    game = result.to_pbn_game(board=number, event=event, players=players)
     game.set_tag("Room", "Open" if table == 1 else "Closed")
-    game.set_tag("HomeTeam", f"A: {a.label}")
-    game.set_tag("VisitTeam", f"B: {b.label}")
-    game.set_tag("Score", f"NS {result.score}")
-    if imps_ns is not None:
-        game.set_tag("ScoreIMP", f"NS {imps_ns}")
+    game.set_tag("HomeTeam", names["A"])
+    game.set_tag("VisitTeam", names["B"])
+    game.set_tag("ScoreIMP", f"NS {imps_ns}")
     if mp_ns is not None:
         game.set_tag("ScorePercentage", f"NS {mp_ns:g}")
     return game
@@ -1104,14 +1045,18 @@ def _score_tag(game) -> Optional[int]:
 
 def result_from_game(game, scoring: Optional[str] = None) -> BoardResult:
     """A :class:`ai.game.BoardResult` from a played PBN game (as :func:`match_games` writes
-    it, or any game with a complete deal, a finished auction and, unless passed out, all 52
-    cards of the play).  Explanations are the texts of the calls' notes.
+    it, or any game with a complete deal, a finished auction, a result and, unless passed
+    out, the play).  Explanations are the texts of the calls' notes (``None`` for a call
+    without one), as :func:`ai.game.pbn_note_text` wrote them.  A play that stops after a
+    trick ended in a claim; PBN does not say who claimed, so :attr:`~ai.game.BoardResult.
+    claim` is read as declarer's of the tricks the result gives declarer after the play.
 
     The score is the ``Score`` tag's when there is one (PBN 2.1 section 4.2, ``"NS n"`` or
     ``"EW n"``), else the duplicate score of the contract and the ``Result`` tag.
 
-    :raises PBNError: for a game without a complete deal, a finished legal auction, the whole
-        play or a result, or whose ``Score`` tag is not the score of its result.
+    :raises PBNError: for a game without a complete deal, a finished legal auction or a
+        result, with an illegal play or a play that stops inside a trick, or whose ``Score``
+        tag is not the score of its result.
     """
     deal = game.deal
     if deal is None or not deal.is_complete():
@@ -1125,31 +1070,35 @@ def result_from_game(game, scoring: Optional[str] = None) -> BoardResult:
     explanations = tuple(e.note_text for e in parsed.entries)
     contract = parsed.auction.contract
     declarer = parsed.auction.declarer
+    claim = None
     if contract is None:
         play: tuple = ()
         tricks = 0
     else:
         play = tuple((pc.seat, pc.card) for pc in game.play_sequence)
-        if len(play) != 52:
-            raise PBNError(f"board {game.get('Board')}: the play has {len(play)} cards, "
-                           f"not 52")
         tricks = game.result
         if tricks is None:
             raise PBNError(f"board {game.get('Board')}: no Result")
+        if len(play) < 52:
+            if len(play) % 4:
+                raise PBNError(f"board {game.get('Board')}: the play stops inside a trick "
+                               f"({len(play)} cards)")
+            pos = game.check_play()
+            won = pos.tricks_won[declarer.side]
+            left = 13 - len(play) // 4
+            if not won <= tricks <= won + left:
+                raise PBNError(f"board {game.get('Board')}: Result {tricks} cannot follow "
+                               f"the play ({won} tricks won, {left} left)")
+            claim = (declarer, tricks - won)
     computed = ns_score(contract, tricks, vulnerability)
     tagged = _score_tag(game)
     if tagged is not None and tagged != computed:
         raise PBNError(f"board {game.get('Board')}: Score {tagged} is not the score of "
-                       f"{_result_text_plain(contract, tricks)} ({computed})")
+                       f"{result_str(contract, tricks)} ({computed})")
     if scoring is None:
         scoring = "MP" if (game.get("Scoring") or "").upper().startswith("MP") else "IMP"
     return BoardResult(deal, dealer, vulnerability, scoring, calls, explanations, contract,
-                       declarer, play, tricks, computed)
-
-
-def _result_text_plain(contract, tricks) -> str:
-    from ddsolver.scoring import result_str
-    return result_str(contract, tricks)
+                       declarer, play, tricks, computed, claim)
 
 
 # ---------------------------------------------------------------------------------------

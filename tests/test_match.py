@@ -7,6 +7,7 @@ point is the machinery (same results whatever runs the tables), not strength.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -22,7 +23,7 @@ from click.testing import CliRunner
 
 from ai.bidding import StandardAmerican
 from ai.cli import main as ai_main
-from ai.game import BoardResult
+from ai.game import BoardResult, pbn_note_text
 from ai.match import (
     BoardOutcome,
     JournalError,
@@ -41,9 +42,8 @@ from ai.match import (
     run_match,
     seeded_boards,
 )
-from ddsolver.auction import Auction
-from ddsolver.deal import Deal, random_deals
-from ddsolver.pbn import read_pbn, write_pbn
+from ddsolver.deal import random_deals
+from ddsolver.pbn import read_pbn
 from ddsolver.scoring import Contract
 from ddsolver.table import Seat, Vulnerability
 
@@ -181,8 +181,9 @@ def test_pbn_of_a_match_reads_back_to_the_same_auctions_play_and_scores(played):
         r = by_key[(g.board, table)].result
         assert g.deal == r.deal and g.dealer == r.dealer and g.vulnerability == r.vulnerability
         assert g.calls == list(r.calls)
-        assert [e.note_text for e in g.auction.entries] == list(r.explanations)
-        assert all(e for e in r.explanations)
+        assert [e.note_text for e in g.auction.entries] == [
+            pbn_note_text(e.text) for e in r.explanations]
+        assert all(e.text for e in r.explanations)
         assert [(pc.seat, pc.card) for pc in g.play_sequence] == list(r.play)
         if r.contract is None:
             assert g.get("Contract") == "Pass" and r.score == 0
@@ -193,7 +194,9 @@ def test_pbn_of_a_match_reads_back_to_the_same_auctions_play_and_scores(played):
         assert g.get("Score") == f"NS {r.score}"
         imps_a = next(b.imps for b in result.boards if b.board.number == g.board)
         assert g.get("ScoreIMP") == f"NS {imps_a if table == 1 else -imps_a}"
-        assert result_from_game(g) == r
+        back = result_from_game(g)
+        assert back.explanations == tuple(e.note_text for e in g.auction.entries)
+        assert back == dataclasses.replace(r, explanations=back.explanations)
     # and the file's games are what match_games gives
     assert read_pbn(pbn) == match_games(result)
 
@@ -327,7 +330,14 @@ def test_a_damaged_last_line_is_dropped_and_other_damage_refused(played, tmp_pat
     rec = json.loads(lines[1])
     rec["score"] += 10
     wrong.write_bytes(b"\n".join([lines[0], json.dumps(rec).encode()]) + b"\n")
-    with pytest.raises(JournalError, match="line 2: board 1, table 1: score"):
+    with pytest.raises(JournalError, match="line 2: board 1, table 1: the saved score"):
+        run_match("easy", "easy", 3, seed=SEED, journal=wrong)
+    # or a play that breaks the rules (the first two cards of the play swapped)
+    rec = json.loads(lines[1])
+    rec["play"][0], rec["play"][1] = rec["play"][1], rec["play"][0]
+    wrong.write_bytes(b"\n".join([lines[0], json.dumps(rec).encode()]) + b"\n")
+    with pytest.raises(JournalError, match="line 2: board 1, table 1: card 1 of the saved "
+                                           "play"):
         run_match("easy", "easy", 3, seed=SEED, journal=wrong)
     # a journal of the same match over other deals
     other = tmp_path / "other"
@@ -467,7 +477,7 @@ def test_the_match_command(played, tmp_path):
     mean = first_two.imps_mean
     assert f"A: {mean:+.2f} IMPs/board" in res.output
     assert "% of the matchpoints" in res.output
-    assert f"time: " in res.output and "for 0 table(s)" in res.output
+    assert "time: " in res.output and "for 0 table(s)" in res.output
     assert [g.board for g in read_pbn(out)] == [1, 1, 2, 2]
     res = runner.invoke(ai_main, args + ["--json"])
     data = json.loads(res.output)
