@@ -484,3 +484,25 @@ def test_cli_vulnerability_forms(capsys, text, pbn):
 def test_cli_bad_vulnerability(capsys):
     assert cli_main([SPEC_DEAL, "--vulnerability", "vulnerable"]) == 2
     assert "vulnerability" in capsys.readouterr().err
+
+
+def test_cli_is_a_click_command_in_the_ai_group():
+    """One CLI framework: the bidding command is click's, also ``ddsolver-ai bid``."""
+    from click.testing import CliRunner
+
+    from ai.cli import main as ai_main
+
+    result = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--vulnerability", "NS", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["vulnerability"] == "NS" and data["calls"][0]["call"] == "1NT"
+    bad = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--dealer", "Q"])
+    assert bad.exit_code == 2 and "error:" in bad.output
+
+
+def test_cli_usage_errors_exit_2(capsys):
+    assert cli_main([]) == 2
+    assert "Missing argument 'DEAL'" in capsys.readouterr().err
+    assert cli_main([SPEC_DEAL, "--bogus"]) == 2
+    assert cli_main(["--help"]) == 0
+    assert "Standard American" in capsys.readouterr().out

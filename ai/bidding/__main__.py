@@ -6,10 +6,11 @@ printed with its explanation.  Exit status 2 for bad input (the message names it
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
+
+import click
 
 from ddsolver.deal import Deal
 from ddsolver.errors import BridgeError
@@ -53,21 +54,28 @@ def run(deal_text: str, dealer="N", vulnerability="None", as_json: bool = False)
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ai.bidding",
-                                 description="Bid a deal with four Standard American robots "
-                                             "and explain every call.")
-    ap.add_argument("deal", help='PBN deal, e.g. "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 '
-                                 'JT97.A86.A87.T96 K82.Q93.KJ5.Q854"')
-    ap.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
-    ap.add_argument("--vulnerability", default="None", help="None, NS, EW or All (also Both, Love, N-S, E-W)")
-    ap.add_argument("--json", action="store_true", help="print JSON")
-    args = ap.parse_args(argv)
+@click.command("bid", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("deal")
+@click.option("--dealer", default="N", show_default=True, metavar="SEAT",
+              help="The dealer: N, E, S or W.")
+@click.option("--vulnerability", default="None", show_default=True, metavar="VUL",
+              help="None, NS, EW or All (also Both, Love, N-S, E-W).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def bid_command(deal: str, dealer: str, vulnerability: str, as_json: bool) -> int:
+    """Bid a deal with four Standard American robots and explain every call.
+
+    DEAL is in PBN notation, quoted, e.g.
+
+    \b
+      "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+
+    Exit status 2 for bad input (the message names it).
+    """
     try:
-        text = run(args.deal, args.dealer, args.vulnerability, args.json)
+        text = run(deal, dealer, vulnerability, as_json)
     except BridgeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        click.echo(f"error: {exc}", err=True)
+        click.get_current_context().exit(2)
     try:
         _emit(text)
     except BrokenPipeError:
@@ -75,6 +83,23 @@ def main(argv=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     return 0
+
+
+def main(argv=None) -> int:
+    """Run the command on ``argv`` (default ``sys.argv[1:]``) and return its exit status:
+    0, or 2 for bad input or usage (the message on stderr)."""
+    try:
+        status = bid_command.main(args=argv, prog_name="python -m ai.bidding",
+                                  standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        return 1
+    return 0 if status is None else int(status)
 
 
 _SUIT_LETTERS = str.maketrans({"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"})
