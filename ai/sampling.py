@@ -1,4 +1,4 @@
-"""Layouts of the unseen cards consistent with what one seat sees.
+"""Layouts of the unseen cards consistent with what one seat sees, and constrained deals.
 
 :func:`sample_deals` deals the cards a :class:`~ai.players.SeatView` does not show to the
 seats that hold them, keeping every card the view shows where it is (the seat's own hand,
@@ -8,33 +8,99 @@ Methods (``method=``):
 
 - ``"uniform"``: every layout consistent with the known cards and the shown voids is equally
   likely: the plain Monte Carlo sampler that GIB popularised (Ginsberg, "GIB: Imperfect
-  information in a computationally challenging game", JAIR 14, 2001).
+  information in a computationally challenging game", JAIR 14, 2001).  A baseline.
 - ``"rejection"``: uniform layouts kept only when each hidden hand satisfies the HCP and
   suit-length constraints the auction gave it (:func:`ai.inference.infer`); simple rejection
   with a cap on tries (the second baseline of the play-strength benchmark).
+- ``"auction"`` (**the method the hard computer should use**): every layout that satisfies
+  the known cards, the shown voids and every constraint the auction gave each hidden seat
+  (HCP range, suit lengths, balanced, stoppers, aces shown by Blackwood answers), each
+  equally likely a priori, drawn *exactly* without rejecting whole deals (see "How the
+  auction method deals" below); then each layout is weighed by how well it explains the
+  calls and the cards the hidden players chose (:class:`SamplingSettings`).  When few
+  layouts are possible it returns every one of them (:attr:`Samples.exact`).  When no layout
+  fits (a misbid, a misplay) it relaxes the constraints in a documented order and says so
+  (:attr:`Samples.relaxed`).  It needs ``system=`` (the bidding system that explains the
+  calls, e.g. :class:`ai.bidding.StandardAmerican`; this module does not import it).
+
+How the auction method deals (an exact sampler; the idea of dealing a hand's suit lengths
+first, weighted by the number of card combinations, then the cards within the suits, as
+described in ``design/cardplay.md``, "Sampling without waste", made exact by dynamic
+programming):
+
+- *Two hidden seats* (every decision after the opening lead): the unseen cards of each suit
+  are split between the two seats.  A split of one suit is "``d`` cards to the first seat,
+  of which these honours (A K Q J)"; the spot cards then go in ``C(spots, d - honours)``
+  ways.  Suit lengths, voids and stoppers are local to a suit; HCP, aces, the hand size and
+  balanced (every suit 2..5 and at most one doubleton) are sums over the suits.  A forward
+  pass over the four suits counts, for every partial state (cards, HCP and aces given to the
+  first seat, doubletons of each seat), the number of card layouts reaching it; a backward
+  pass then draws a final state that meets every constraint in proportion to its count and
+  walks back suit by suit, so every consistent layout is drawn with the same probability and
+  nothing is rejected.  The count is exact, which also gives exact enumeration and an
+  instant proof that no layout fits.
+- *Three or more hidden seats* (the opening lead; the analyst's deals): the seat whose
+  constraints are the tightest (the smallest share of hands meeting them, counted exactly)
+  is drawn by the same dynamic programme against the other seats taken together; the other
+  seats' cards are then shuffled and split, and the draw is kept only if they meet their
+  own constraints.  This is exact rejection sampling whose acceptance rate is that of the
+  *other* seats only (a 2♣ opener's 22+ HCP costs nothing).
+
+Random numbers: only :meth:`random.Random.random` (Mersenne Twister), whose sequence for a
+given seed Python guarantees on every platform and version; integers and shuffles are
+derived from it here (no ``shuffle``/``randrange``, whose algorithms may change), counts are
+summed in a fixed order and nothing depends on hash order.  The same view, seed and settings
+give the same layouts everywhere (the weights too, unless a time budget cut the play checks
+short).  The baselines ``"uniform"`` and ``"rejection"`` keep their original behaviour.
+
+The analyst's tools use the same machinery: :func:`deal_constrained` deals from per-seat
+constraints and known cards (what ``redeal`` and endplay's dealer are used for), and
+:func:`simulate_contract` gives the distribution of double-dummy tricks for a contract over
+such deals (the ``ddsolver-ai simulate`` command).
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 import random
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, fields, replace
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
+from ai.constraints import MAX_HCP, HandConstraints
 from ai.inference import infer
 from ai.players import SeatView
-from ddsolver.cards import Card, cards_of_mask
+from ddsolver.auction import Auction
+from ddsolver.cards import Card, Strain, cards_of_mask
 from ddsolver.deal import Deal, Hand
 from ddsolver.errors import BridgeError
+from ddsolver.play import Position
+from ddsolver.solver import Solver
 from ddsolver.table import Seat
 
-__all__ = ["SamplingError", "Samples", "sample_deals"]
+__all__ = ["METHODS", "NoLayoutError", "SamplingError", "SamplingSettings", "Samples",
+           "sample_deals"]
 
 _SUIT_MASK = 0xFFFF
+
+#: The sampling methods :func:`sample_deals` knows.
+METHODS = ("uniform", "rejection", "auction")
 
 
 class SamplingError(BridgeError):
     """No layout of the unseen cards satisfies the view (or the sampler's arguments are
-    bad: a negative count, an unknown method)."""
+    bad: a negative count, an unknown method or setting)."""
+
+
+class NoLayoutError(SamplingError):
+    """No deal satisfies the constraints (given to :func:`deal_constrained`, or the known
+    cards and shown voids of a view)."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +115,14 @@ class Samples:
     :ivar exact: ``True`` when :attr:`deals` is every consistent layout (enumeration),
         each with its exact weight.
     :ivar relaxed: the constraints that had to be dropped to find layouts, in the order
-        they were dropped (empty when none was).
+        they were dropped (empty when none was), e.g. ``("W: stoppers", "W: hcp+-2")``;
+        also ``"play weights"`` / ``"bidding weights"`` when those gave every layout a
+        zero weight and were dropped.
     :ivar tries: layouts drawn to find these (rejection) or ``len(deals)``.
+    :ivar stats: what the draw cost (``"auction"`` only): ``layouts`` (the exact number of
+        consistent layouts when known, two hidden seats), ``deal_seconds``,
+        ``bid_checks`` (calls replayed with the bidding system), ``bid_seconds``,
+        ``play_cards`` (hidden players' cards checked), ``play_solves``, ``play_seconds``.
     """
 
     deals: Tuple[Deal, ...]
@@ -58,6 +130,7 @@ class Samples:
     exact: bool = False
     relaxed: Tuple[str, ...] = ()
     tries: int = 0
+    stats: Mapping[str, float] = field(default_factory=dict, compare=False)
 
     def __len__(self) -> int:
         return len(self.deals)
@@ -69,6 +142,628 @@ class Samples:
         return self.deals[i]
 
 
+@dataclass(frozen=True)
+class SamplingSettings:
+    """Settings of the ``"auction"`` method; every field can also be passed to
+    :func:`sample_deals` as a keyword (``sample_deals(view, 50, rng, method="auction",
+    system=sa, play_weights=True)``).
+
+    Dealing:
+
+    :ivar exact_max_layouts: when the view has at most this many consistent layouts (two
+        hidden seats; counted exactly), return every one of them with ``exact=True``, even
+        if that is more than ``n`` (0: never).  Measured in ``benchmarks/NOTES.md``
+        ("Sampling").
+    :ivar max_tries: three or more hidden seats: draws at most (a draw is one hand of the
+        tightest seat plus a split of the rest); fewer than ``n`` layouts are returned when
+        it is reached, and none found means the constraints are relaxed.
+    :ivar max_seconds: the same cap in seconds (``None``: no time cap).
+
+    Weights by the calls (the bidding system is asked what each hidden seat would have
+    called with the layout's hand, as GIB filtered its deals through its bidding module):
+
+    :ivar bid_weights: weigh by the calls.
+    :ivar misbid_weight: the weight of a layout in which some hidden seat would have called
+        otherwise with its hand (a call the system makes, replayed with ``system.choose``),
+        against 1 for a layout that explains every call (0: a strict filter).
+    :ivar bid_cache: a dict the caller keeps (e.g. one per board) so that a hand already
+        replayed is not replayed again; ``None``: a fresh one per call.
+    :ivar bid_filter: instead of weighing, keep each drawn layout with probability equal
+        to its weight by the calls (1 or ``misbid_weight``): the kept layouts follow the
+        weighted distribution exactly and their weights leave the calls out.  Draws at most
+        ``bid_draws * n`` layouts (and ``bid_seconds``); fewer than ``n`` may be returned.
+    :ivar bid_draws: see ``bid_filter``.
+    :ivar bid_seconds: see ``bid_filter`` (``None``: no time cap).
+
+    Weights by the play (GIB's and ben's "a card that would have been a clear double-dummy
+    mistake in that layout makes it less likely"):
+
+    :ivar play_weights: weigh by the hidden players' cards.
+    :ivar play_checks: how many of the hidden players' cards to check, the most recent
+        first.
+    :ivar play_mistake_weight: factor per trick a checked card loses double dummy in the
+        layout, against that player's best card.
+    :ivar check_opening_lead: also check the opening lead (off by default: the leader chose
+        it without seeing dummy).
+    :ivar play_seconds: time budget of the play checks in seconds (``None``: none).  Cards
+        are checked one at a time across every layout; a card not finished in time is not
+        used.  With a budget the weights can depend on the machine's speed.
+    :ivar threads: threads for the play checks, one :class:`~ddsolver.Solver` each.
+    :ivar solver_memory_mb: transposition table of each such solver.
+    """
+
+    exact_max_layouts: int = 1000
+    max_tries: int = 200_000
+    max_seconds: Optional[float] = 20.0
+    bid_weights: bool = True
+    misbid_weight: float = 0.05
+    bid_cache: Optional[dict] = field(default=None, compare=False)
+    bid_filter: bool = False
+    bid_draws: int = 10
+    bid_seconds: Optional[float] = None
+    play_weights: bool = False
+    play_checks: int = 4
+    play_mistake_weight: float = 0.25
+    check_opening_lead: bool = False
+    play_seconds: Optional[float] = None
+    threads: int = 1
+    solver_memory_mb: int = 64
+
+    def checked(self) -> "SamplingSettings":
+        """The settings, checked.
+
+        :raises SamplingError: a value of the wrong type or out of range.
+        """
+        def integer(name, lo):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise SamplingError(f"{name} must be an integer >= {lo}, got {v!r}")
+
+        def number(name, lo, hi, optional=False):
+            v = getattr(self, name)
+            if v is None and optional:
+                return
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+                raise SamplingError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
+
+        for name in ("exact_max_layouts", "play_checks"):
+            integer(name, 0)
+        for name in ("max_tries", "threads", "solver_memory_mb", "bid_draws"):
+            integer(name, 1)
+        for name in ("misbid_weight", "play_mistake_weight"):
+            number(name, 0.0, 1.0)
+        number("max_seconds", 0.0, math.inf, optional=True)
+        number("play_seconds", 0.0, math.inf, optional=True)
+        number("bid_seconds", 0.0, math.inf, optional=True)
+        for name in ("bid_weights", "bid_filter", "play_weights", "check_opening_lead"):
+            if not isinstance(getattr(self, name), bool):
+                raise SamplingError(f"{name} must be True or False")
+        if self.bid_cache is not None and not isinstance(self.bid_cache, dict):
+            raise SamplingError("bid_cache must be a dict or None")
+        return self
+
+
+_SETTING_NAMES = frozenset(f.name for f in fields(SamplingSettings))
+
+
+# -- random numbers: only rng.random(), whose sequence Python guarantees -----------------------
+def _below(rng: random.Random, n: int) -> int:
+    """A uniform integer 0..n-1 (n >= 1)."""
+    return min(int(rng.random() * n), n - 1)
+
+
+def _shuffled(rng: random.Random, items: Sequence) -> list:
+    """A uniformly shuffled copy (Fisher-Yates)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _pick(rng: random.Random, items: Sequence, k: int) -> list:
+    """``k`` of ``items`` chosen uniformly (a partial Fisher-Yates)."""
+    pool = list(items)
+    n = len(pool)
+    for i in range(k):
+        j = i + _below(rng, n - i)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:k]
+
+
+def _choose(rng: random.Random, cum: Sequence[float]) -> int:
+    """An index drawn in proportion to the increments of the cumulative weights ``cum``."""
+    i = bisect.bisect_right(cum, rng.random() * cum[-1])
+    return min(i, len(cum) - 1)
+
+
+# -- hands as masks ---------------------------------------------------------------------------
+def _pop(x: int) -> int:
+    return bin(x).count("1")
+
+
+def _suit(mask: int, suit: int) -> int:
+    return (mask >> (16 * suit)) & _SUIT_MASK
+
+
+def _bits_hcp(bits: int) -> int:
+    """HCP of one suit's rank bits."""
+    return 4 * (bits >> 14 & 1) + 3 * (bits >> 13 & 1) + 2 * (bits >> 12 & 1) + (bits >> 11 & 1)
+
+
+def _stopper(bits: int, length: int) -> bool:
+    """A, Kx, Qxx or Jxxx (as :func:`ai.constraints.has_stopper`)."""
+    return bool(bits >> 14 & 1 or (bits >> 13 & 1 and length >= 2)
+                or (bits >> 12 & 1 and length >= 3) or (bits >> 11 & 1 and length >= 4))
+
+
+def _mask_ok(mask: int, cons: Optional[HandConstraints]) -> bool:
+    """Whether the 13-card hand ``mask`` meets ``cons`` (same as
+    :meth:`HandConstraints.satisfied_by`, on a mask)."""
+    if cons is None:
+        return True
+    hcp = aces = dbl = 0
+    bal = True
+    for s in range(4):
+        bits = _suit(mask, s)
+        n = _pop(bits)
+        lo, hi = cons.lengths[s]
+        if not lo <= n <= hi:
+            return False
+        if s in cons.stoppers and not _stopper(bits, n):
+            return False
+        hcp += _bits_hcp(bits)
+        aces += bits >> 14 & 1
+        if n == 2:
+            dbl += 1
+        elif not 3 <= n <= 5:
+            bal = False
+    if not cons.hcp[0] <= hcp <= cons.hcp[1]:
+        return False
+    if cons.aces is not None and aces not in cons.aces:
+        return False
+    if cons.balanced is not None and (bal and dbl <= 1) != cons.balanced:
+        return False
+    return True
+
+
+def _active(cons: Optional[HandConstraints]) -> Optional[HandConstraints]:
+    """``None`` for missing or trivial constraints."""
+    return None if cons is None or cons.is_trivial else cons
+
+
+# -- the exact two-seat dealer ----------------------------------------------------------------
+@dataclass(frozen=True)
+class _Spec:
+    """One seat to deal to.
+
+    :ivar known: cards known to be in the seat's original hand (mask).
+    :ivar need: cards still to deal to it.
+    :ivar voids: suits (bits) of which it may receive no unseen card.
+    :ivar alts: the hand must meet at least one of these; ``()``: any hand.
+    """
+
+    seat: Seat
+    known: int
+    need: int
+    voids: int = 0
+    alts: Tuple[HandConstraints, ...] = ()
+
+
+def _bal_next(state: int, cat: int) -> int:
+    """Balanced tracking: state 0/1 = doubletons so far with every suit 2..5, 2 = not
+    balanced; ``cat`` 0 = a suit of 3..5, 1 = a doubleton, 2 = a suit outside 2..5."""
+    if state == 2 or cat == 2:
+        return 2
+    return min(state + cat, 2)
+
+
+def _bal_cat(length: int) -> int:
+    return 0 if 3 <= length <= 5 else 1 if length == 2 else 2
+
+
+class _PairDP:
+    """Every split of the unseen cards between seats ``a`` and ``b`` meeting ``ca`` and
+    ``cb`` (``None``: any hand), counted by suit and drawn uniformly (module docstring)."""
+
+    def __init__(self, unseen: int, a: _Spec, b: _Spec, ca: Optional[HandConstraints],
+                 cb: Optional[HandConstraints]):
+        self.a, self.b = a, b
+        ca, cb = _active(ca), _active(cb)
+        self.ca, self.cb = ca, cb
+        cons = [c for c in (ca, cb) if c is not None]
+        track_h = any(c.hcp != (0, MAX_HCP) for c in cons)
+        track_a = any(c.aces is not None for c in cons)
+        bal_a = ca is not None and ca.balanced is not None
+        bal_b = cb is not None and cb.balanced is not None
+        ht = sum(_bits_hcp(_suit(unseen, s)) for s in range(4))
+        at = sum(_suit(unseen, s) >> 14 & 1 for s in range(4))
+        C = a.need + 1
+        H = ht + 1 if track_h else 1
+        AA = at + 1 if track_a else 1
+        BA = 3 if bal_a else 1
+        BB = 3 if bal_b else 1
+        self.dims = (C, H, AA, BA, BB)
+        F = np.zeros(self.dims)
+        F[0, 0, 0, 0, 0] = 1.0
+        self._F: List[np.ndarray] = []
+        self._keys: List[list] = []
+        self._entries: List[tuple] = []
+        self._spots: List[list] = []
+        self._cache: List[dict] = [dict() for _ in range(4)]
+        for t in range(4):
+            bits = _suit(unseen, t)
+            u = _pop(bits)
+            hon = [r for r in (14, 13, 12, 11) if bits >> r & 1]
+            spots = [r for r in range(2, 11) if bits >> r & 1]
+            self._spots.append(spots)
+            ka, kb = _suit(a.known, t), _suit(b.known, t)
+            kla, klb = _pop(ka), _pop(kb)
+            keys: Dict[tuple, list] = {}
+            for d in range(u + 1):
+                if d and a.voids >> t & 1 or d < u and b.voids >> t & 1:
+                    continue
+                if d > a.need or u - d > b.need:
+                    continue
+                la, lb = kla + d, klb + u - d
+                if ca is not None and not ca.lengths[t][0] <= la <= ca.lengths[t][1]:
+                    continue
+                if cb is not None and not cb.lengths[t][0] <= lb <= cb.lengths[t][1]:
+                    continue
+                cat_a = _bal_cat(la) if bal_a else 0
+                cat_b = _bal_cat(lb) if bal_b else 0
+                for sub in range(1 << len(hon)):
+                    ra = 0
+                    for i, r in enumerate(hon):
+                        if sub >> i & 1:
+                            ra |= 1 << r
+                    k = _pop(ra)
+                    if k > d or len(hon) - k > u - d:
+                        continue
+                    rb = 0
+                    for r in hon:
+                        if not ra >> r & 1:
+                            rb |= 1 << r
+                    if ca is not None and t in ca.stoppers and not _stopper(ka | ra, la):
+                        continue
+                    if cb is not None and t in cb.stoppers and not _stopper(kb | rb, lb):
+                        continue
+                    w = float(math.comb(len(spots), d - k))
+                    x = _bits_hcp(ra) if track_h else 0
+                    ac = ra >> 14 & 1 if track_a else 0
+                    key = (d, x, ac)
+                    if key not in keys:
+                        keys[key] = [0.0, [], cat_a, cat_b]
+                    keys[key][0] += w
+                    keys[key][1].append((ra, w))
+            klist = [(key, v[0], v[2], v[3], v[1]) for key, v in keys.items()]
+            self._keys.append(klist)
+            # transitions for the backward pass: (key index, source balanced states, target)
+            ent = []
+            for j, (key, w, cat_a, cat_b, _) in enumerate(klist):
+                for ba0 in range(BA):
+                    for bb0 in range(BB):
+                        ent.append((key[0], key[1], key[2], w, ba0, bb0,
+                                    _bal_next(ba0, cat_a) if bal_a else 0,
+                                    _bal_next(bb0, cat_b) if bal_b else 0, j))
+            arr = np.array(ent, dtype=np.float64).reshape(-1, 9)
+            self._entries.append(tuple(arr[:, i].astype(np.int64) if i != 3 else arr[:, i]
+                                       for i in range(9)))
+            self._F.append(F)
+            G = np.zeros(self.dims)
+            groups: Dict[tuple, list] = {}
+            for key, w, cat_a, cat_b, _ in klist:
+                groups.setdefault((cat_a, cat_b), []).append((key, w))
+            for (cat_a, cat_b), members in groups.items():
+                S = np.zeros(self.dims)
+                for (d, x, ac), w in members:
+                    if d >= C or x >= H or ac >= AA:
+                        continue
+                    S[d:, x:, ac:] += w * F[:C - d, :H - x, :AA - ac]
+                for ba0 in range(BA):
+                    nba = _bal_next(ba0, cat_a) if bal_a else 0
+                    for bb0 in range(BB):
+                        nbb = _bal_next(bb0, cat_b) if bal_b else 0
+                        G[:, :, :, nba, nbb] += S[:, :, :, ba0, bb0]
+            F = G
+        # the final states that meet every constraint
+        kh_a = sum(_bits_hcp(_suit(a.known, s)) for s in range(4))
+        kh_b = sum(_bits_hcp(_suit(b.known, s)) for s in range(4))
+        ka_a = sum(_suit(a.known, s) >> 14 & 1 for s in range(4))
+        ka_b = sum(_suit(b.known, s) >> 14 & 1 for s in range(4))
+        ok = np.ones((H, AA, BA, BB), dtype=bool)
+        if track_h:
+            h = np.arange(H)
+            good = np.ones(H, dtype=bool)
+            if ca is not None:
+                good &= (kh_a + h >= ca.hcp[0]) & (kh_a + h <= ca.hcp[1])
+            if cb is not None:
+                good &= (kh_b + ht - h >= cb.hcp[0]) & (kh_b + ht - h <= cb.hcp[1])
+            ok &= good[:, None, None, None]
+        if track_a:
+            good = np.ones(AA, dtype=bool)
+            for x in range(AA):
+                if ca is not None and ca.aces is not None and ka_a + x not in ca.aces:
+                    good[x] = False
+                if cb is not None and cb.aces is not None and ka_b + at - x not in cb.aces:
+                    good[x] = False
+            ok &= good[None, :, None, None]
+        for cons_, axis, tracked in ((ca, 2, bal_a), (cb, 3, bal_b)):
+            if tracked:
+                good = np.array([s < 2 for s in range(3)]) if cons_.balanced \
+                    else np.array([s == 2 for s in range(3)])
+                shape = [1, 1, 1, 1]
+                shape[axis] = 3
+                ok &= good.reshape(shape)
+        final = F[a.need] * ok
+        idx = np.nonzero(final.ravel())[0]
+        self._final_states = [np.unravel_index(int(i), final.shape) for i in idx]
+        self._final_cum = list(itertools.accumulate(final.ravel()[idx].tolist()))
+        self.total = self._final_cum[-1] if self._final_cum else 0.0
+
+    # -- drawing ----------------------------------------------------------------------------
+    def _cond(self, t: int, state: tuple):
+        """The ways of reaching ``state`` after suit ``t``: (cumulative weights, choices)."""
+        hit = self._cache[t].get(state)
+        if hit is not None:
+            return hit
+        c, h, a, ba, bb = state
+        E_d, E_x, E_a, E_w, E_ba0, E_bb0, E_ba, E_bb, E_j = self._entries[t]
+        m = (E_ba == ba) & (E_bb == bb) & (E_d <= c) & (E_x <= h) & (E_a <= a)
+        idx = np.nonzero(m)[0]
+        vals = E_w[idx] * self._F[t][c - E_d[idx], h - E_x[idx], a - E_a[idx], E_ba0[idx],
+                                      E_bb0[idx]]
+        keep = np.nonzero(vals > 0)[0]
+        vals = vals[keep].tolist()
+        idx = idx[keep]
+        choices = [(int(E_j[i]), (c - int(E_d[i]), h - int(E_x[i]), a - int(E_a[i]),
+                                  int(E_ba0[i]), int(E_bb0[i]))) for i in idx]
+        out = (list(itertools.accumulate(vals)), choices)
+        self._cache[t][state] = out
+        return out
+
+    def sample(self, rng: random.Random) -> int:
+        """The cards dealt to seat ``a`` in one uniformly drawn layout (a mask)."""
+        h, ac, ba, bb = self._final_states[_choose(rng, self._final_cum)]
+        state = (self.a.need, int(h), int(ac), int(ba), int(bb))
+        mask = 0
+        for t in (3, 2, 1, 0):
+            cum, choices = self._cond(t, state)
+            j, state = choices[_choose(rng, cum)]
+            key, _, _, _, subs = self._keys[t][j]
+            d = key[0]
+            if len(subs) == 1:
+                ra = subs[0][0]
+            else:
+                ra = subs[_choose(rng, list(itertools.accumulate(w for _, w in subs)))][0]
+            bits = ra
+            for r in _pick(rng, self._spots[t], d - _pop(ra)):
+                bits |= 1 << r
+            mask |= bits << (16 * t)
+        return mask
+
+    def layouts(self) -> Iterable[int]:
+        """Every consistent layout once (the cards dealt to seat ``a``), in a fixed order."""
+        for h, ac, ba, bb in self._final_states:
+            yield from self._walk(3, (self.a.need, int(h), int(ac), int(ba), int(bb)))
+
+    def _walk(self, t: int, state: tuple) -> Iterable[int]:
+        if t < 0:
+            yield 0
+            return
+        _, choices = self._cond(t, state)
+        for j, src in choices:
+            key, _, _, _, subs = self._keys[t][j]
+            d = key[0]
+            for ra, _ in subs:
+                for spots in itertools.combinations(self._spots[t], d - _pop(ra)):
+                    bits = ra
+                    for r in spots:
+                        bits |= 1 << r
+                    for rest in self._walk(t - 1, src):
+                        yield rest | (bits << (16 * t))
+
+
+class _Dealer:
+    """Deals ``unseen`` to the seats of ``specs`` (every layout meeting the specs equally
+    likely).  Two seats: :class:`_PairDP`.  Three or four: the tightest seat by
+    :class:`_PairDP` against the rest, the rest by an exact rejection step."""
+
+    def __init__(self, unseen: int, specs: Sequence[_Spec]):
+        self.unseen = unseen
+        self.specs = tuple(specs)
+        if sum(s.need for s in self.specs) != _pop(unseen):
+            raise SamplingError("the hands to deal do not add up to the unseen cards")
+        self.k = len(self.specs)
+        self.count: Optional[float] = None       # exact number of layouts, when known
+        self.culprits: Tuple[Seat, ...] = ()
+        self._pairs: List[Tuple[_PairDP, float]] = []
+        if self.k == 0:
+            self.count = 1.0
+        elif self.k == 1:
+            spec = self.specs[0]
+            ok = not any(_suit(unseen, t) and spec.voids >> t & 1 for t in range(4)) and (
+                not spec.alts or any(_mask_ok(spec.known | unseen, c) for c in spec.alts))
+            self.count = 1.0 if ok else 0.0
+            if not ok:
+                self.culprits = (spec.seat,)
+        elif self.k == 2:
+            a, b = self.specs
+            for ca in a.alts or (None,):
+                for cb in b.alts or (None,):
+                    dp = _PairDP(unseen, a, b, ca, cb)
+                    if dp.total > 0:
+                        self._pairs.append((dp, dp.total))
+            self.overlap = len(a.alts) > 1 or len(b.alts) > 1
+            self.count = sum(w for _, w in self._pairs)
+            if self.count == 0:
+                self.culprits = self._alone_infeasible()
+            elif self.overlap:
+                self.count = None                 # alternatives may overlap: not known
+        else:
+            self._setup_many()
+
+    def _merged(self, others: Sequence[_Spec]) -> _Spec:
+        voids = 0b1111
+        for s in others:
+            voids &= s.voids
+        return _Spec(others[0].seat, 0, sum(s.need for s in others), voids, ())
+
+    def _alone_infeasible(self) -> Tuple[Seat, ...]:
+        """Seats whose own constraints no layout meets (the others unconstrained)."""
+        out = []
+        for i, s in enumerate(self.specs):
+            if not s.alts:
+                continue
+            rest = [o for j, o in enumerate(self.specs) if j != i]
+            w = self._merged(rest)
+            if all(_PairDP(self.unseen, s, w, c, None).total == 0 for c in s.alts):
+                out.append(s.seat)
+        return tuple(out)
+
+    def _setup_many(self) -> None:
+        u = _pop(self.unseen)
+        best = None
+        zero = []
+        for i, s in enumerate(self.specs):
+            if not s.alts:
+                continue
+            rest = [o for j, o in enumerate(self.specs) if j != i]
+            w = self._merged(rest)
+            pairs = [(dp, dp.total) for dp in (_PairDP(self.unseen, s, w, c, None)
+                                               for c in s.alts) if dp.total > 0]
+            share = sum(t for _, t in pairs) / math.comb(u, s.need)
+            if share == 0:
+                zero.append(s.seat)
+            elif best is None or share < best[0]:
+                best = (share, i, pairs)
+        if zero:
+            self.culprits = tuple(zero)
+            self.count = 0.0
+            return
+        if best is None:              # nobody constrained: the first seat, any hand
+            i = 0
+            rest = list(self.specs[1:])
+            dp = _PairDP(self.unseen, self.specs[0], self._merged(rest), None, None)
+            pairs = [(dp, dp.total)] if dp.total > 0 else []
+        else:
+            _, i, pairs = best
+        self._x = i
+        self._pairs = pairs
+        self._rest = [s for j, s in enumerate(self.specs) if j != i]
+        self.overlap = len(self.specs[i].alts) > 1
+
+    @property
+    def feasible(self) -> bool:
+        return bool(self._pairs) or (self.k < 2 and self.count == 1.0)
+
+    def _pick_pair(self, rng):
+        if len(self._pairs) == 1:
+            return self._pairs[0][0]
+        cum = list(itertools.accumulate(w for _, w in self._pairs))
+        return self._pairs[_choose(rng, cum)][0]
+
+    @staticmethod
+    def _n_met(mask: int, spec: _Spec) -> int:
+        return sum(1 for c in spec.alts if _mask_ok(mask, c)) if spec.alts else 1
+
+    def draw(self, rng: random.Random) -> Optional[Dict[Seat, int]]:
+        """One layout (the full original hand of every spec's seat), or ``None`` when this
+        draw was rejected."""
+        if self.k == 0:
+            return {}
+        if self.k == 1:
+            s = self.specs[0]
+            return {s.seat: s.known | self.unseen}
+        dp = self._pick_pair(rng)
+        dealt = dp.sample(rng)
+        if self.k == 2:
+            a, b = self.specs
+            hands = {a.seat: a.known | dealt, b.seat: b.known | (self.unseen & ~dealt)}
+            if self.overlap:
+                m = self._n_met(hands[a.seat], a) * self._n_met(hands[b.seat], b)
+                if m > 1 and rng.random() * m >= 1.0:
+                    return None
+            return hands
+        x = self.specs[self._x]
+        hands = {x.seat: x.known | dealt}
+        if self.overlap:
+            m = self._n_met(hands[x.seat], x)
+            if m > 1 and rng.random() * m >= 1.0:
+                return None
+        rest = _shuffled(rng, list(cards_of_mask(self.unseen & ~dealt)))
+        i = 0
+        for s in self._rest:
+            m = 0
+            for c in rest[i:i + s.need]:
+                m |= c.bit
+            i += s.need
+            for t in range(4):
+                if s.voids >> t & 1 and _suit(m, t):
+                    return None
+            m |= s.known
+            if s.alts and not any(_mask_ok(m, c) for c in s.alts):
+                return None
+            hands[s.seat] = m
+        return hands
+
+    def layouts(self) -> List[Dict[Seat, int]]:
+        """Every layout (two seats or fewer), in a fixed order; duplicates removed when
+        alternatives overlap."""
+        if self.k < 2:
+            return [self.draw(random.Random(0))] if self.feasible else []
+        if self.k > 2:
+            raise SamplingError("exact enumeration needs at most two hidden seats")
+        a, b = self.specs
+        seen = set()
+        out = []
+        for dp, _ in self._pairs:
+            for dealt in dp.layouts():
+                if dealt in seen:
+                    continue
+                seen.add(dealt)
+                out.append({a.seat: a.known | dealt, b.seat: b.known | (self.unseen & ~dealt)})
+        return out
+
+
+# -- relaxation -------------------------------------------------------------------------------
+def _widen_hcp(by: int):
+    def step(c: HandConstraints) -> HandConstraints:
+        lo, hi = c.hcp
+        return HandConstraints((max(0, lo - by) if lo > 0 else 0,
+                                min(MAX_HCP, hi + by) if hi < MAX_HCP else MAX_HCP),
+                               c.lengths, c.balanced, c.stoppers, c.aces)
+    return step
+
+
+def _widen_lengths(c: HandConstraints) -> HandConstraints:
+    return HandConstraints(c.hcp, tuple((max(0, lo - 1), min(13, hi + 1))
+                                        for lo, hi in c.lengths),
+                           c.balanced, c.stoppers, c.aces)
+
+
+#: The order in which the ``"auction"`` method drops a hidden seat's constraints when no
+#: layout meets them all (a misbid, or a misplay that contradicts the auction).  Each step
+#: applies to the seats whose own constraints no layout meets, or to every constrained
+#: seat when only their combination is impossible.  Weights never make a layout impossible
+#: unless a weight factor is 0: then the play weights are dropped first, then the bidding
+#: weights (``Samples.relaxed`` says "play weights" / "bidding weights").
+RELAXATION_ORDER: Tuple[Tuple[str, object], ...] = (
+    ("stoppers", lambda c: HandConstraints(c.hcp, c.lengths, c.balanced, frozenset(), c.aces)),
+    ("aces", lambda c: HandConstraints(c.hcp, c.lengths, c.balanced, c.stoppers, None)),
+    ("hcp+-2", _widen_hcp(2)),
+    ("hcp+-4", _widen_hcp(4)),
+    ("hcp", lambda c: HandConstraints((0, MAX_HCP), c.lengths, c.balanced, c.stoppers,
+                                      c.aces)),
+    ("balanced", lambda c: HandConstraints(c.hcp, c.lengths, None, c.stoppers, c.aces)),
+    ("lengths+-1", _widen_lengths),
+    ("lengths", lambda c: HandConstraints(c.hcp, HandConstraints().lengths, c.balanced,
+                                          c.stoppers, c.aces)),
+    ("all", lambda c: HandConstraints()),
+)
+
+
+# -- the baselines ----------------------------------------------------------------------------
 def _known_masks(view: SeatView) -> Tuple[Dict[Seat, int], int, Dict[Seat, int], Dict[Seat, int]]:
     """(known cards per seat's original hand, unseen mask, cards still to deal per hidden
     seat, void mask per seat as suit bits)."""
@@ -116,39 +811,12 @@ def _deal_uniform(known, unseen_cards: List[Card], need, voids, rng: random.Rand
     return Deal([Hand(hands[s]) for s in Seat])
 
 
-def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system=None,
-                 max_tries: int = 20_000) -> Samples:
-    """Up to ``n`` complete deals consistent with ``view``.
-
-    :param view: the seat's view (:class:`ai.players.SeatView`).
-    :param n: how many layouts (``n >= 0``).
-    :param rng: a :class:`random.Random` or an integer seed; the same view, seed and method
-        give the same layouts on every platform.
-    :param method: ``"uniform"`` or ``"rejection"`` (see the module's docstring).
-    :param system: the bidding system whose explanations give the auction's constraints
-        (``"rejection"`` only; default :class:`ai.bidding.StandardAmerican` is NOT imported
-        here: pass it).
-    :param max_tries: ``"rejection"``: layouts drawn at most; fewer than ``n`` deals are
-        returned when the cap is reached (``Samples.tries`` says how many were drawn).
-    :returns: :class:`Samples` with equal weights.
-    :raises SamplingError: ``n`` negative or not an integer, an unknown method, a missing
-        system for ``"rejection"``, or no layout consistent with the shown voids.
-    """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise SamplingError(f"the number of samples must be an integer >= 0, got {n!r}")
-    if method not in ("uniform", "rejection"):
-        raise SamplingError(f"unknown sampling method {method!r}: 'uniform' or 'rejection'")
-    if not isinstance(view, SeatView):
-        raise TypeError(f"sample_deals needs a SeatView, got {type(view).__name__}")
-    if not isinstance(rng, random.Random):
-        rng = random.Random(rng)
+def _sample_baseline(view, n, rng, method, system, max_tries) -> Samples:
     known, unseen, need, voids = _known_masks(view)
     hidden = view.hidden_seats
     cards = sorted(cards_of_mask(unseen))
     checks = {}
     if method == "rejection":
-        if system is None:
-            raise SamplingError("method 'rejection' needs the bidding system (system=...)")
         inferred = infer(view.auction, system)
         checks = {s: inferred[s].constraints for s in hidden
                   if not inferred[s].constraints.is_trivial}
@@ -166,3 +834,388 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
     if n and not deals and method == "uniform":
         raise SamplingError("no layout of the unseen cards fits the shown voids")
     return Samples(tuple(deals), tuple(1.0 for _ in deals), tries=tries)
+
+
+# -- the auction method -----------------------------------------------------------------------
+def _draw_many(dealer: _Dealer, n: int, rng: random.Random, settings: SamplingSettings
+               ) -> Tuple[List[Dict[Seat, int]], int]:
+    out: List[Dict[Seat, int]] = []
+    tries = 0
+    deadline = None if settings.max_seconds is None else time.monotonic() + settings.max_seconds
+    while len(out) < n and tries < settings.max_tries:
+        tries += 1
+        hands = dealer.draw(rng)
+        if hands is not None:
+            out.append(hands)
+        if deadline is not None and tries % 256 == 0 and time.monotonic() > deadline:
+            break
+    return out, tries
+
+
+def _view_specs(view: SeatView, cons: Dict[Seat, Optional[HandConstraints]]) -> List[_Spec]:
+    known, _, need, voids = _known_masks(view)
+    return [_Spec(s, known[s], need[s], voids[s], () if cons.get(s) is None else (cons[s],))
+            for s in view.hidden_seats]
+
+
+def _deals_from(view: SeatView, layouts: Sequence[Dict[Seat, int]]) -> List[Deal]:
+    known = {s: view.known_cards(s).mask for s in Seat}
+    out = []
+    for hands in layouts:
+        out.append(Deal([Hand(hands.get(s, known[s])) for s in Seat]))
+    return out
+
+
+def _sample_auction(view: SeatView, n: int, rng: random.Random, system,
+                    settings: SamplingSettings) -> Samples:
+    t0 = time.perf_counter()
+    hidden = view.hidden_seats
+    inferred = infer(view.auction, system)
+    cons: Dict[Seat, Optional[HandConstraints]] = {
+        s: _active(inferred[s].constraints) for s in hidden}
+    unseen = view.unseen_cards.mask
+    relaxed: List[str] = []
+    stage = 0
+    layouts: List[Dict[Seat, int]] = []
+    tries = 0
+    exact = False
+    count = None
+    while True:
+        dealer = _Dealer(unseen, _view_specs(view, cons))
+        if dealer.feasible:
+            count = dealer.count
+            if count is not None and count <= settings.exact_max_layouts:
+                layouts = dealer.layouts() if n else []
+                tries = len(layouts)
+                exact = True
+                break
+            if settings.bid_weights and settings.bid_filter:
+                break                     # drawn below, with the calls' filter
+            layouts, tries = _draw_many(dealer, n, rng, settings)
+            if layouts or not n:
+                break
+            culprits = tuple(s for s in hidden if cons[s] is not None)
+        else:
+            culprits = dealer.culprits or tuple(s for s in hidden if cons[s] is not None)
+        if not culprits or stage >= len(RELAXATION_ORDER):
+            raise NoLayoutError("no layout of the unseen cards fits the known cards and the "
+                                "shown voids")
+        # drop the next constraint that changes something for the culprits
+        while stage < len(RELAXATION_ORDER):
+            name, step = RELAXATION_ORDER[stage]
+            stage += 1
+            changed = False
+            for s in culprits:
+                new = _active(step(cons[s])) if cons[s] is not None else None
+                if new != cons[s]:
+                    cons[s] = new
+                    relaxed.append(f"{s.letter}: {name}")
+                    changed = True
+            if changed:
+                break
+    stats: Dict[str, object] = {"layouts": count}
+    bid = None
+    if settings.bid_weights and n:
+        check = _BidCheck(view, system, settings)
+        if not exact and settings.bid_filter:
+            layouts, tries, rejected = _draw_filtered(dealer, n, rng, settings, check)
+            if not layouts and rejected:
+                relaxed.append("bidding weights")
+                layouts = rejected[:n]
+            bid = [1.0] * len(layouts)
+        else:
+            bid = [check.factor(h) for h in layouts]
+        stats.update(bid_checks=check.asked, bid_seconds=check.seconds)
+    deals = _deals_from(view, layouts)
+    stats["deal_seconds"] = time.perf_counter() - t0 - stats.get("bid_seconds", 0.0)
+    play = None
+    if deals and settings.play_weights:
+        play, pstats = _play_factors(view, deals, settings)
+        stats.update(pstats)
+    weights = [1.0] * len(deals)
+    if bid is not None and play is not None:
+        weights = [x * y for x, y in zip(bid, play)]
+        if not any(weights):
+            relaxed.append("play weights")
+            weights = list(bid)
+    elif play is not None:
+        weights = list(play)
+        if not any(weights):
+            relaxed.append("play weights")
+            weights = [1.0] * len(deals)
+    elif bid is not None:
+        weights = list(bid)
+    if deals and not any(weights):
+        relaxed.append("bidding weights")
+        weights = [1.0] * len(deals)
+    return Samples(tuple(deals), tuple(weights), exact=exact, relaxed=tuple(relaxed),
+                   tries=tries, stats=stats)
+
+
+def _draw_filtered(dealer: _Dealer, n: int, rng: random.Random, settings: SamplingSettings,
+                   check: "_BidCheck"):
+    """Layouts each kept with probability equal to its calls' weight (so the kept ones
+    follow the weighted distribution exactly), until ``n`` are kept or the budget
+    (``bid_draws`` per sample, ``bid_seconds``, ``max_tries``) runs out.  Returns (kept,
+    draws, the first rejected ones)."""
+    kept: List[Dict[Seat, int]] = []
+    rejected: List[Dict[Seat, int]] = []
+    draws = 0
+    limit = min(settings.max_tries, settings.bid_draws * n)
+    deadline = (None if settings.bid_seconds is None
+                else time.monotonic() + settings.bid_seconds)
+    while len(kept) < n and draws < limit:
+        draws += 1
+        hands = dealer.draw(rng)
+        if hands is None:
+            continue
+        f = check.factor(hands)
+        if f >= 1.0 or rng.random() < f:
+            kept.append(hands)
+        elif len(rejected) < n:
+            rejected.append(hands)
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return kept, draws, rejected
+
+
+# -- weights by the calls ---------------------------------------------------------------------
+class _BidCheck:
+    """Would the system have made the hidden seats' calls with a layout's hands?
+
+    Each hidden seat's calls that the system itself makes are replayed with
+    ``system.choose`` (a call explained as "not in the system" is skipped: no hand would
+    make it); the first call it would not have made ends the check.  Results are cached
+    per (auction, seat, hand) in ``settings.bid_cache`` when given.
+    """
+
+    def __init__(self, view: SeatView, system, settings: SamplingSettings):
+        hidden = set(view.hidden_seats)
+        calls = view.calls
+        auction = view.auction
+        self.system = system
+        self.vulnerability = view.vulnerability
+        self.weight = settings.misbid_weight
+        self.cache = settings.bid_cache if settings.bid_cache is not None else {}
+        self.checks: List[Tuple[Seat, list]] = []
+        self.asked = 0
+        self.seconds = 0.0
+        if not calls:
+            return
+        explanations = system.explain_all(auction)
+        by_seat: Dict[Seat, list] = {}
+        for i, call in enumerate(calls):
+            seat = auction.seat_of(i)
+            if seat in hidden and getattr(explanations[i], "in_system", True):
+                by_seat.setdefault(seat, []).append((Auction(view.dealer, calls[:i]), call))
+        self.checks = [(s, by_seat[s]) for s in Seat if s in by_seat]
+        self.key = (int(view.dealer), tuple(str(c) for c in calls), view.vulnerability.pbn,
+                    getattr(system, "name", type(system).__name__))
+
+    def factor(self, hands: Mapping[Seat, int]) -> float:
+        """``misbid_weight`` if some hidden seat would have called otherwise, else 1."""
+        if not self.checks:
+            return 1.0
+        t0 = time.perf_counter()
+        try:
+            for seat, items in self.checks:
+                key = (self.key, int(seat), hands[seat])
+                good = self.cache.get(key)
+                if good is None:
+                    good = True
+                    hand = Hand(hands[seat])
+                    for prefix, call in items:
+                        self.asked += 1
+                        if self.system.choose(hand, prefix, self.vulnerability) != call:
+                            good = False
+                            break
+                    self.cache[key] = good
+                if not good:
+                    return self.weight
+            return 1.0
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+
+# -- weights by the play ----------------------------------------------------------------------
+_local = threading.local()
+
+
+def _thread_solver(memory_mb: int) -> Solver:
+    solver = getattr(_local, "solver", None)
+    if solver is None or getattr(_local, "memory_mb", None) != memory_mb:
+        solver = Solver(memory_mb)
+        _local.solver = solver
+        _local.memory_mb = memory_mb
+    return solver
+
+
+def _equivalent(legal: int, others: int) -> bool:
+    """Whether the legal cards (a mask) are all of one suit and touching: no card in
+    ``others`` ranks between them (then every one of them scores the same)."""
+    suits = [t for t in range(4) if _suit(legal, t)]
+    if len(suits) != 1:
+        return False
+    t = suits[0]
+    bits = _suit(legal, t)
+    lo = (bits & -bits).bit_length() - 1
+    hi = bits.bit_length() - 1
+    between = ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
+    return not (_suit(others, t) & between)
+
+
+class _PlayCheck:
+    """One hidden player's card to check: the position just before it."""
+
+    def __init__(self, view: SeatView, i: int):
+        self.seat, self.card = view.played[i]
+        start = i - i % 4
+        self.leader = view.played[start][0]
+        self.trick = [c for _, c in view.played[start:i]]
+        before = 0
+        for _, c in view.played[:i]:
+            before |= c.bit
+        self.before = before
+        self.trick_mask = sum(c.bit for c in self.trick)
+        self.trump = view.trump
+
+    def lost(self, deal: Deal, solver: Solver) -> Tuple[int, bool]:
+        """(tricks the card loses double dummy against the player's best card in ``deal``,
+        whether a solve was needed)."""
+        hands = [deal[s].mask & ~self.before for s in Seat]
+        held = hands[self.seat]
+        legal = held
+        if self.trick:
+            follow = held & (_SUIT_MASK << (16 * self.trick[0].suit))
+            if follow:
+                legal = follow
+        if _pop(legal) == 1:
+            return 0, False
+        others = self.trick_mask
+        for s in Seat:
+            if s != self.seat:
+                others |= hands[s]
+        if _equivalent(legal, others):
+            return 0, False
+        pos = Position.from_remaining(hands, self.trump, self.leader, self.trick)
+        values = solver.solve(pos)
+        return max(values.values()) - values[self.card], True
+
+
+def _play_factors(view: SeatView, deals: Sequence[Deal], settings: SamplingSettings):
+    """``play_mistake_weight ** (tricks lost)`` per deal over the checked cards (the hidden
+    players' most recent ones), within the time budget."""
+    t0 = time.perf_counter()
+    hidden = set(view.hidden_seats)
+    idx = [i for i in range(len(view.played) - 1, -1, -1)
+           if view.played[i][0] in hidden and (i > 0 or settings.check_opening_lead)]
+    idx = idx[:settings.play_checks]
+    factors = [1.0] * len(deals)
+    stats = {"play_cards": 0, "play_solves": 0, "play_seconds": 0.0}
+    if not idx or view.trump is None:
+        return factors, stats
+    deadline = (None if settings.play_seconds is None
+                else time.monotonic() + settings.play_seconds)
+    w = settings.play_mistake_weight
+    threads = min(settings.threads, len(deals))
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+    try:
+        for i in idx:
+            check = _PlayCheck(view, i)
+            stop = threading.Event()
+
+            def work(chunk, check=check, stop=stop):
+                solver = _thread_solver(settings.solver_memory_mb)
+                res = []
+                for deal in chunk:
+                    if stop.is_set() or (deadline is not None and time.monotonic() > deadline):
+                        stop.set()
+                        return None
+                    res.append(check.lost(deal, solver))
+                return res
+
+            if pool is None:
+                parts = [work(deals)]
+            else:
+                size = -(-len(deals) // threads)
+                futures = [pool.submit(work, deals[j:j + size])
+                           for j in range(0, len(deals), size)]
+                parts = [f.result() for f in futures]
+            if any(p is None for p in parts):
+                break                      # out of time: this card is not used
+            results = [r for p in parts for r in p]
+            for j, (lost, solved) in enumerate(results):
+                if lost:
+                    factors[j] *= w ** lost
+                stats["play_solves"] += solved
+            stats["play_cards"] += 1
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    stats["play_seconds"] = time.perf_counter() - t0
+    return factors, stats
+
+
+# -- the entry point --------------------------------------------------------------------------
+def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system=None,
+                 max_tries: Optional[int] = None, settings: Optional[SamplingSettings] = None,
+                 **options) -> Samples:
+    """Up to ``n`` complete deals consistent with ``view``.
+
+    :param view: the seat's view (:class:`ai.players.SeatView`).
+    :param n: how many layouts (``n >= 0``).
+    :param rng: a :class:`random.Random` or an integer seed; the same view, seed, method
+        and settings give the same layouts on every platform.
+    :param method: ``"uniform"``, ``"rejection"`` or ``"auction"`` (see the module's
+        docstring); the hard computer uses ``"auction"``.
+    :param system: the bidding system whose explanations give the auction's constraints
+        (``"rejection"`` and ``"auction"``; e.g. :class:`ai.bidding.StandardAmerican`,
+        which this module does not import: pass it).
+    :param max_tries: ``"rejection"``: layouts drawn at most (default 20,000); fewer than
+        ``n`` deals are returned when the cap is reached (``Samples.tries`` says how many
+        were drawn).  ``"auction"``: overrides ``settings.max_tries``.
+    :param settings: :class:`SamplingSettings` of the ``"auction"`` method (default
+        ``SamplingSettings()``); ``**options`` override its fields one by one.
+    :returns: :class:`Samples`.  ``"uniform"`` and ``"rejection"``: equal weights.
+        ``"auction"``: ``n`` layouts drawn exactly (or, with three hidden seats and
+        constraints almost nothing meets, fewer when ``max_tries``/``max_seconds`` run
+        out), or every layout when there are at most ``settings.exact_max_layouts``
+        (``exact=True``), weighted by the calls and the play as the settings say.
+    :raises SamplingError: ``n`` negative or not an integer, an unknown method or option,
+        a setting out of range, a missing system for ``"rejection"``/``"auction"``, or no
+        layout consistent with the shown voids (:class:`NoLayoutError` for ``"auction"``).
+    :raises TypeError: ``view`` is not a :class:`SeatView`.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise SamplingError(f"the number of samples must be an integer >= 0, got {n!r}")
+    if method not in METHODS:
+        raise SamplingError(f"unknown sampling method {method!r}: one of {', '.join(METHODS)}")
+    if not isinstance(view, SeatView):
+        raise TypeError(f"sample_deals needs a SeatView, got {type(view).__name__}")
+    unknown = set(options) - _SETTING_NAMES
+    if unknown:
+        raise SamplingError(f"unknown sampling option(s): {', '.join(sorted(unknown))}")
+    if settings is not None and not isinstance(settings, SamplingSettings):
+        raise SamplingError(f"settings must be a SamplingSettings, got "
+                            f"{type(settings).__name__}")
+    if not isinstance(rng, random.Random):
+        if isinstance(rng, bool) or not isinstance(rng, int):
+            raise SamplingError(f"rng must be a random.Random or an integer seed, got {rng!r}")
+        rng = random.Random(rng)
+    if method in ("rejection", "auction") and system is None:
+        raise SamplingError(f"method {method!r} needs the bidding system (system=...)")
+    if method in ("rejection", "auction") and not callable(getattr(system, "explain_all", None)):
+        raise SamplingError(f"system must be a bidding system with explain_all and choose, "
+                            f"got {type(system).__name__}")
+    if method != "auction":
+        if options or settings is not None:
+            raise SamplingError(f"method {method!r} takes no settings (only 'auction' does)")
+        return _sample_baseline(view, n, rng, method, system,
+                                20_000 if max_tries is None else max_tries)
+    settings = settings or SamplingSettings()
+    if max_tries is not None:
+        options["max_tries"] = max_tries
+    if options:
+        settings = replace(settings, **options)
+    settings.checked()
+    return _sample_auction(view, n, rng, system, settings)

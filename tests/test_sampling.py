@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import math
 import random
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from ai.bidding import StandardAmerican
+from ai.bidding import StandardAmerican, bid_deal
+from ai.constraints import HandConstraints
 from ai.inference import infer
 from ai.players import seat_view
-from ai.sampling import SamplingError, sample_deals
-from ddsolver.cards import FULL_DECK_MASK, Suit, cards_of_mask
+from ai.sampling import (NoLayoutError, SamplingError, SamplingSettings, _Dealer, _mask_ok,
+                         _PairDP, _Spec, sample_deals)
+from ddsolver.cards import FULL_DECK_MASK, Card, Suit, cards_of_mask
 from ddsolver.deal import Deal, Hand
+from ddsolver.play import Position
+from ddsolver.solver import Solver
 from ddsolver.table import Seat
 
 DEAL = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")
 AUCTION = "1NT Pass 3NT Pass Pass Pass"
+SA = StandardAmerican()
 
 
 def _check(view, deal):
@@ -30,6 +40,19 @@ def _check(view, deal):
             assert not (held >> (16 * int(suit))) & 0xFFFF
 
 
+def _play(deal, declarer, strain, k, rng):
+    """The first ``k`` cards of a random legal play."""
+    pos = Position(deal, strain, declarer.lho)
+    out = []
+    for _ in range(k):
+        seat = pos.to_move
+        card = rng.choice(pos.legal_cards)
+        pos.play(card)
+        out.append((seat, card))
+    return out
+
+
+# -- the baselines (kept as they were) ------------------------------------------------------
 def test_uniform_keeps_known_cards_and_voids():
     played = [(Seat.EAST, "H2"), (Seat.SOUTH, "HA"), (Seat.WEST, "S2"), (Seat.NORTH, "H5")]
     view = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION,
@@ -66,10 +89,9 @@ def test_uniform_split_frequencies():
 
 
 def test_rejection_uses_the_auction():
-    sa = StandardAmerican()
     view = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION)
-    s = sample_deals(view, 30, 5, method="rejection", system=sa)
-    opener = infer(view.auction, sa)[Seat.NORTH].constraints
+    s = sample_deals(view, 30, 5, method="rejection", system=SA)
+    opener = infer(view.auction, SA)[Seat.NORTH].constraints
     assert len(s) == 30
     for deal in s:
         _check(view, deal)
@@ -77,15 +99,474 @@ def test_rejection_uses_the_auction():
         assert 15 <= deal.north.hcp <= 17 and deal.north.is_balanced()
 
 
+# -- the exact dealer against brute force ---------------------------------------------------
+def _random_constraints(rng):
+    lo = rng.randint(0, 20)
+    lens = []
+    for _ in range(4):
+        a = rng.randint(0, 4)
+        lens.append((a, a + rng.randint(0, 6)))
+    return HandConstraints((lo, lo + rng.randint(0, 12)), tuple(lens),
+                           rng.choice([None, True, False]),
+                           frozenset(Suit(s) for s in range(4) if rng.random() < 0.2),
+                           rng.choice([None, frozenset({0, 1}), frozenset({1, 2}),
+                                       frozenset({2, 3, 4})]))
+
+
+def _constraints_around(hand, rng):
+    """Random constraints that ``hand`` (13 cards) mostly meets: ranges around its HCP and
+    lengths, its balance, some of its stoppers, a set of ace counts."""
+    from ai.constraints import ace_count, has_stopper
+    h = hand.hcp
+    lens = tuple((max(0, hand.length(s) - rng.randint(0, 2)),
+                  min(13, hand.length(s) + rng.randint(0, 2))) for s in Suit)
+    aces = ace_count(hand)
+    return HandConstraints(
+        (max(0, h - rng.randint(0, 3)), h + rng.randint(0, 3)), lens,
+        rng.choice([None, hand.is_balanced(), not hand.is_balanced()]),
+        frozenset(s for s in Suit if rng.random() < 0.3 and (has_stopper(hand, s)
+                                                             or rng.random() < 0.3)),
+        rng.choice([None, frozenset({aces}), frozenset({aces, aces + 1}),
+                    frozenset({(aces + 1) % 5})]))
+
+
+def _brute_pairs(unseen, a, b):
+    """Every split of ``unseen`` between specs a and b meeting their voids and constraints."""
+    out = []
+    for comb in itertools.combinations(list(cards_of_mask(unseen)), a.need):
+        m = sum(c.bit for c in comb)
+        rest = unseen & ~m
+        if any((m >> (16 * t)) & 0xFFFF for t in range(4) if a.voids >> t & 1):
+            continue
+        if any((rest >> (16 * t)) & 0xFFFF for t in range(4) if b.voids >> t & 1):
+            continue
+        if a.alts and not a.alts[0].satisfied_by(Hand(a.known | m)):
+            continue
+        if b.alts and not b.alts[0].satisfied_by(Hand(b.known | rest)):
+            continue
+        out.append(m)
+    return out
+
+
+def test_pair_dealer_counts_and_enumerates_exactly():
+    """Random hands with 6-14 unseen cards, random HCP/length/balanced/stopper/ace
+    constraints and voids: the exact count and the enumeration equal brute force."""
+    rng = random.Random(5)
+    nonzero = cases = 0
+    while cases < 150:
+        cards = list(cards_of_mask(FULL_DECK_MASK))
+        rng.shuffle(cards)
+        ka, kb = rng.randint(6, 13), rng.randint(6, 13)
+        if 26 - ka - kb > 14:
+            continue
+        cases += 1
+        ha, hb = cards[:13], cards[13:26]
+        ca = _constraints_around(Hand(ha), rng) if rng.random() < 0.8 else None
+        cb = _constraints_around(Hand(hb), rng) if rng.random() < 0.6 else None
+        # voids in suits of which the hand's unseen part has no card (sometimes)
+        va = sum(1 << t for t in range(4) if rng.random() < 0.5
+                 and not any(c.suit == t for c in ha[ka:]))
+        vb = sum(1 << t for t in range(4) if rng.random() < 0.5
+                 and not any(c.suit == t for c in hb[kb:]))
+        a = _Spec(Seat.EAST, sum(c.bit for c in ha[:ka]), 13 - ka, va, (ca,) if ca else ())
+        b = _Spec(Seat.WEST, sum(c.bit for c in hb[:kb]), 13 - kb, vb, (cb,) if cb else ())
+        unseen = sum(c.bit for c in ha[ka:] + hb[kb:])
+        dp = _PairDP(unseen, a, b, ca, cb)
+        brute = _brute_pairs(unseen, a, b)
+        assert dp.total == len(brute)
+        assert sorted(dp.layouts()) == sorted(brute)
+        nonzero += bool(brute)
+    assert 30 <= nonzero <= 140   # the cases are neither all impossible nor all possible
+
+
+def test_mask_check_is_satisfied_by():
+    rng = random.Random(2)
+    for _ in range(3000):
+        cards = list(cards_of_mask(FULL_DECK_MASK))
+        rng.shuffle(cards)
+        hand = Hand(cards[:13])
+        cons = _random_constraints(rng)
+        assert _mask_ok(hand.mask, cons) == cons.satisfied_by(hand)
+
+
+def _chi2_uniform(counts, cells, n):
+    e = n / cells
+    return sum((counts[i] - e) ** 2 / e for i in range(cells))
+
+
+def _chi2_limit(df):
+    """About the 0.1 % upper point of chi-square with ``df`` degrees of freedom
+    (Wilson-Hilferty)."""
+    z = 3.09
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def test_pair_sampler_is_uniform_over_the_layouts():
+    rng = random.Random(7)
+    done = 0
+    while done < 3:
+        cards = list(cards_of_mask(FULL_DECK_MASK))
+        rng.shuffle(cards)
+        ha, hb = cards[:13], cards[13:26]
+        ca = HandConstraints((rng.randint(5, 12), 37), balanced=rng.choice([None, True]))
+        a = _Spec(Seat.EAST, sum(c.bit for c in ha[:7]), 6, 0, (ca,))
+        b = _Spec(Seat.WEST, sum(c.bit for c in hb[:7]), 6, 0, ())
+        unseen = sum(c.bit for c in ha[7:] + hb[7:])
+        dp = _PairDP(unseen, a, b, ca, None)
+        if not 20 < dp.total < 300:
+            continue
+        done += 1
+        index = {m: i for i, m in enumerate(dp.layouts())}
+        n = 40 * len(index)
+        counts = Counter(index[dp.sample(rng)] for _ in range(n))
+        assert _chi2_uniform(counts, len(index), n) < _chi2_limit(len(index) - 1)
+
+
+def test_three_seat_dealer_is_uniform_over_the_layouts():
+    """Three hidden seats (the opening lead's case), each with 3 unseen cards and an HCP
+    range and sometimes a void: the draws are uniform over the brute-force layouts."""
+    rng = random.Random(11)
+    done = 0
+    while done < 3:
+        cards = list(cards_of_mask(FULL_DECK_MASK))
+        rng.shuffle(cards)
+        specs, unseen = [], 0
+        for i, seat in enumerate((Seat.EAST, Seat.SOUTH, Seat.WEST)):
+            h = cards[13 * i + 13:13 * i + 26]
+            hcp = sum(c.hcp for c in h)
+            cons = HandConstraints((max(0, hcp - rng.randint(0, 2)), hcp + rng.randint(0, 2)))
+            unseen |= sum(c.bit for c in h[10:])
+            specs.append(_Spec(seat, sum(c.bit for c in h[:10]), 3, rng.choice([0, 0, 1, 2]),
+                               (cons,) if rng.random() < 0.8 else ()))
+        brute = []
+        ul = list(cards_of_mask(unseen))
+        for x in itertools.combinations(ul, 3):
+            mx = sum(c.bit for c in x)
+            for y in itertools.combinations([c for c in ul if not mx & c.bit], 3):
+                my = sum(c.bit for c in y)
+                ms = (mx, my, unseen & ~mx & ~my)
+                if all(not any((m >> (16 * t)) & 0xFFFF for t in range(4) if sp.voids >> t & 1)
+                       and (not sp.alts or sp.alts[0].satisfied_by(Hand(sp.known | m)))
+                       for sp, m in zip(specs, ms)):
+                    brute.append(tuple(sp.known | m for sp, m in zip(specs, ms)))
+        if not 5 <= len(brute) <= 40:
+            continue
+        done += 1
+        dealer = _Dealer(unseen, specs)
+        index = {b: i for i, b in enumerate(brute)}
+        n = 150 * len(brute)
+        counts = Counter()
+        while sum(counts.values()) < n:
+            h = dealer.draw(rng)
+            if h is not None:
+                counts[index[tuple(h[sp.seat] for sp in specs)]] += 1
+        assert _chi2_uniform(counts, len(brute), n) < _chi2_limit(len(brute) - 1)
+
+
+# -- the auction method on views ------------------------------------------------------------
+@st.composite
+def _boards(draw):
+    seed = draw(st.integers(0, 10 ** 6))
+    rng = random.Random(seed)
+    deal = Deal.random(rng)
+    dealer = Seat(draw(st.integers(0, 3)))
+    auction = bid_deal(deal, dealer, None, SA)
+    return deal, dealer, auction, rng
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_boards(), st.integers(0, 48), st.integers(0, 3), st.booleans())
+def test_every_sample_meets_every_constraint_of_the_view(board, k, who, bid):
+    """Robot-bid random deals, a random play prefix, any seat's view: every sample keeps the
+    known cards and shown voids and meets every hidden seat's constraints from the auction
+    (nothing is relaxed: the true deal meets them all)."""
+    deal, dealer, auction, rng = board
+    if auction.is_passed_out:
+        k = 0
+    contract, declarer = auction.contract, auction.declarer
+    played = [] if contract is None else _play(deal, declarer, contract.strain, k, rng)
+    seat = Seat(who)
+    if played and seat == declarer.partner:
+        seat = declarer
+    dummy = None if not played else deal[declarer.partner]
+    view = seat_view(seat, deal[seat], dealer=dealer, vulnerability="None", auction=auction,
+                     played=played, dummy_hand=dummy)
+    samples = sample_deals(view, 12, rng, method="auction", system=SA, bid_weights=bid,
+                           exact_max_layouts=50)
+    assert samples.relaxed == ()
+    assert len(samples) == 12 or samples.exact
+    assert len(samples.weights) == len(samples)
+    inferred = infer(view.auction, SA)
+    for d in samples:
+        _check(view, d)
+        for s in view.hidden_seats:
+            assert inferred[s].constraints.satisfied_by(d[s]), (s, d)
+    if samples.exact:
+        assert len(set(samples.deals)) == len(samples) == samples.stats["layouts"]
+        assert deal in samples.deals                # the true layout is one of them
+    assert all(w in (1.0, 0.05) for w in samples.weights) if bid else \
+        all(w == 1.0 for w in samples.weights)
+
+
+def _late_view(tricks=5):
+    """North declares 4S; after ``tricks`` tricks without a spade (East shows out of
+    diamonds in the fifth), from North's view: 5 trumps missing, 16 unseen cards."""
+    deal = Deal.from_pbn("N:AKQ2.A2.AKQ2.A32 J76.KQJ3.J7.T954 543.876.543.KQJ8 T98.T954.T986.76")
+    pos = Position(deal, "S", Seat.EAST)
+    plays = []
+    order = [["HK", "H6", "HT", "HA"], ["DA", "DJ", "D3", "D6"], ["DK", "D7", "D4", "D8"],
+             ["CA", "C4", "C8", "C6"], ["DQ", "C5", "D5", "D9"]]
+    for trick in order[:tricks]:
+        for c in trick:
+            plays.append((pos.to_move, Card.from_str(c)))
+            pos.play(Card.from_str(c))
+    view = seat_view("N", deal.north, dealer="N", vulnerability="None",
+                     auction="1S Pass 2S Pass 4S Pass Pass Pass", played=plays,
+                     dummy_hand=deal.south)
+    return deal, view
+
+
+def _brute_view(view):
+    """Every layout of the view's unseen cards meeting its voids and the auction's
+    constraints, by brute force: {east hand mask, ...} as complete deals' East hands."""
+    inferred = infer(view.auction, SA)
+    e, w = view.hidden_seats
+    ke, kw = view.known_cards(e).mask, view.known_cards(w).mask
+    unseen = view.unseen_cards.mask
+    out = []
+    for comb in itertools.combinations(sorted(view.unseen_cards), 13 - _popcount(ke)):
+        m = sum(c.bit for c in comb)
+        he, hw = Hand(ke | m), Hand(kw | (unseen & ~m))
+        if any(he.length(x) > len([c for c in view.played_by(e) if c.suit == x])
+               for x in view.voids[e]):
+            continue
+        if any(hw.length(x) > len([c for c in view.played_by(w) if c.suit == x])
+               for x in view.voids[w]):
+            continue
+        if inferred[e].constraints.satisfied_by(he) and inferred[w].constraints.satisfied_by(hw):
+            out.append(he)
+    return out
+
+
+def _popcount(m):
+    return bin(m).count("1")
+
+
+def test_five_missing_trumps_split_like_exact_enumeration():
+    """The trump split frequencies of sampled layouts match exact enumeration of every
+    layout (within 4 standard errors), and the enumeration is brute force's."""
+    deal, view = _late_view()
+    assert len(view.unseen_cards) == 16 and view.voids[Seat.EAST] == {Suit.DIAMONDS}
+    exact = sample_deals(view, 1, 1, method="auction", system=SA, bid_weights=False,
+                         exact_max_layouts=10 ** 6)
+    assert exact.exact and deal in exact.deals
+    brute = _brute_view(view)
+    assert sorted(h.mask for h in brute) == sorted(d.east.mask for d in exact)
+    split_exact = Counter(max(d.east.length(Suit.SPADES), d.west.length(Suit.SPADES))
+                          for d in exact)
+    total = len(exact)
+    n = 6000
+    sampled = sample_deals(view, n, 3, method="auction", system=SA, bid_weights=False,
+                           exact_max_layouts=0)
+    assert not sampled.exact and len(sampled) == n
+    split = Counter(max(d.east.length(Suit.SPADES), d.west.length(Suit.SPADES))
+                    for d in sampled)
+    for longer in (3, 4, 5):
+        p = split_exact[longer] / total
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(split[longer] / n - p) < 4 * se, (longer, p, split[longer] / n)
+    # East cannot hold the missing diamonds, so it has fewer places for spades than West:
+    # the split is far from the textbook 68 % 3-2 (vacant places)
+    assert split_exact[3] / total < 0.45
+
+
+def test_exact_enumeration_late_in_the_play():
+    """After nine tricks (eight unseen cards) every layout is returned once, the true one
+    among them, and their number is brute force's."""
+    rng = random.Random(4)
+    played = _play(DEAL, Seat.NORTH, "NT", 36, rng)
+    view = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=played, dummy_hand=DEAL.south)
+    s = sample_deals(view, 5, 1, method="auction", system=SA)
+    brute = _brute_view(view)
+    assert s.exact and s.tries == len(s) == len(brute) == s.stats["layouts"] > 5
+    assert len(set(s.deals)) == len(s) and DEAL in s.deals
+    assert sorted(d.north.mask for d in s) == sorted(h.mask for h in brute)
+    for d in s:
+        _check(view, d)
+    # a threshold below the count: sampled, not enumerated
+    t = sample_deals(view, 5, 1, method="auction", system=SA, exact_max_layouts=len(s) - 1)
+    assert not t.exact and len(t) == 5
+
+
+def test_auction_sampler_respects_shown_voids():
+    """After West shows out of hearts (and a 1NT opener's constraints), no sample gives
+    West a heart."""
+    played = [(Seat.EAST, "H2"), (Seat.SOUTH, "HA"), (Seat.WEST, "S2"), (Seat.NORTH, "H5")]
+    view = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=played, dummy_hand=DEAL.south)
+    s = sample_deals(view, 300, 2, method="auction", system=SA, bid_weights=False)
+    assert len(s) == 300 and s.relaxed == ()
+    for d in s:
+        _check(view, d)
+        assert d.west.length(Suit.HEARTS) == 0 and d.east.length(Suit.HEARTS) == 7
+
+
+MISBID = Deal.from_pbn("N:AK2.AK2.AK32.432 QJT9.QJT.QJT.T98 876.987.987.AKQJ 543.6543.654.765")
+MISBID_PLAY = [("E", "SQ"), ("S", "S6"), ("W", "S3"), ("N", "SA"),
+               ("N", "SK"), ("E", "S9"), ("S", "S7"), ("W", "S4"),
+               ("N", "HA"), ("E", "HT"), ("S", "H7"), ("W", "H3"),
+               ("N", "HK"), ("E", "HJ"), ("S", "H8"), ("W", "H4"),
+               ("N", "DA"), ("E", "DT"), ("S", "D7"), ("W", "D4"),
+               ("N", "DK"), ("E", "DJ"), ("S", "D8"), ("W", "D5")]
+
+
+def test_relaxation_is_reported():
+    """North opened 1NT (15-17) and has shown 21 HCP in the play: North's HCP range is
+    widened by 2, then by 4 (the first width that fits), and the samples say so."""
+    view = seat_view("E", MISBID.east, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=MISBID_PLAY, dummy_hand=MISBID.south)
+    s = sample_deals(view, 50, 1, method="auction", system=SA)
+    assert s.relaxed == ("N: hcp+-2", "N: hcp+-4")
+    assert len(s) == 50
+    for d in s:
+        _check(view, d)
+        assert d.north.hcp == 21 and d.north.is_balanced()
+    # the same view before the play gave anything away: nothing relaxed
+    early = seat_view("E", MISBID.east, dealer="N", vulnerability="None", auction=AUCTION,
+                      played=MISBID_PLAY[:1], dummy_hand=MISBID.south)
+    assert sample_deals(early, 20, 1, method="auction", system=SA).relaxed == ()
+
+
+def test_dealer_proves_impossibility():
+    """Voids that leave the unseen cards nowhere to go (a view the table cannot produce):
+    the dealer counts zero layouts at once instead of searching."""
+    a = _Spec(Seat.EAST, 0, 1, 0b1111, ())
+    b = _Spec(Seat.WEST, 0, 1, 0b1111, ())
+    dealer = _Dealer(Card.from_str("S2").bit | Card.from_str("S3").bit, [a, b])
+    assert not dealer.feasible and dealer.count == 0
+
+
+def _digest(samples):
+    text = "|".join(d.to_pbn() for d in samples) + "|" + ",".join(
+        f"{w:.6f}" for w in samples.weights)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def test_seeded_and_the_same_everywhere():
+    lead = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION)
+    played = [(Seat.EAST, "H2"), (Seat.SOUTH, "HA"), (Seat.WEST, "H3"), (Seat.NORTH, "H5")]
+    decl = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=played, dummy_hand=DEAL.south)
+    for view in (lead, decl):
+        a = sample_deals(view, 30, 99, method="auction", system=SA)
+        b = sample_deals(view, 30, random.Random(99), method="auction", system=SA)
+        c = sample_deals(view, 30, 100, method="auction", system=SA)
+        assert a.deals == b.deals and a.weights == b.weights
+        assert a.deals != c.deals
+    # pinned: the sampler only uses random.random(), whose sequence Python guarantees on
+    # every platform; a change here means the layouts of every seeded game change
+    assert _digest(sample_deals(lead, 20, 12345, method="auction", system=SA)) == "5ef75dd7b24a159b"
+    assert _digest(sample_deals(decl, 20, 12345, method="auction", system=SA)) == "fc8bacd654e19e2f"
+
+
 def test_bad_arguments():
     view = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION)
     for n in (-1, 1.5, True, "3"):
         with pytest.raises(SamplingError):
             sample_deals(view, n, 1)
+        with pytest.raises(SamplingError):
+            sample_deals(view, n, 1, method="auction", system=SA)
     with pytest.raises(SamplingError, match="method"):
         sample_deals(view, 3, 1, method="magic")
-    with pytest.raises(SamplingError, match="system"):
-        sample_deals(view, 3, 1, method="rejection")
+    for method in ("rejection", "auction"):
+        with pytest.raises(SamplingError, match="system"):
+            sample_deals(view, 3, 1, method=method)
+        with pytest.raises(SamplingError, match="system"):
+            sample_deals(view, 3, 1, method=method, system=object())
     with pytest.raises(TypeError):
         sample_deals(DEAL, 3, 1)
+    with pytest.raises(SamplingError, match="rng"):
+        sample_deals(view, 3, "seed")
+    with pytest.raises(SamplingError, match="unknown sampling option"):
+        sample_deals(view, 3, 1, method="auction", system=SA, samples=3)
+    with pytest.raises(SamplingError, match="no settings"):
+        sample_deals(view, 3, 1, play_weights=True)
+    with pytest.raises(SamplingError, match="settings must be"):
+        sample_deals(view, 3, 1, method="auction", system=SA, settings={"threads": 2})
+    for bad in ({"misbid_weight": 1.5}, {"misbid_weight": -0.1}, {"threads": 0},
+                {"play_checks": -1}, {"play_seconds": -1.0}, {"max_tries": 0},
+                {"bid_weights": 1}, {"exact_max_layouts": 2.5}, {"bid_cache": []},
+                {"max_seconds": "1"}):
+        with pytest.raises(SamplingError):
+            sample_deals(view, 3, 1, method="auction", system=SA, **bad)
     assert len(sample_deals(view, 0, 1)) == 0
+    assert len(sample_deals(view, 0, 1, method="auction", system=SA)) == 0
+
+
+def _replays(view, deal):
+    """Whether the system would have made every in-system call of the hidden seats."""
+    auction = view.auction
+    exps = SA.explain_all(auction)
+    for i, call in enumerate(view.calls):
+        seat = auction.seat_of(i)
+        if seat in view.hidden_seats and exps[i].in_system:
+            from ddsolver.auction import Auction
+            if SA.choose(deal[seat], Auction(view.dealer, view.calls[:i]),
+                         view.vulnerability) != call:
+                return False
+    return True
+
+
+def test_bidding_weights_replay_the_calls():
+    """A layout weighs 1 when the system would have made every hidden seat's calls with its
+    hands, ``misbid_weight`` otherwise; the filter keeps only such layouts when the weight
+    is 0.  (Opening lead after 1S-2S-4S: the envelope of the calls' constraints lets
+    through many hands the system would have bid otherwise.)"""
+    deal = Deal.from_pbn("N:AKJ62.K32.A4.Q75 Q98.AQ4.KJ32.J42 T74.J976.Q65.K83 53.T85.T987.AT96")
+    auction = bid_deal(deal, "N", None, SA)
+    view = seat_view(auction.declarer.lho, deal[auction.declarer.lho], dealer="N",
+                     vulnerability="None", auction=auction)
+    s = sample_deals(view, 40, 8, method="auction", system=SA, misbid_weight=0.1)
+    assert {w for w in s.weights} == {1.0, 0.1}           # both kinds occur
+    for d, w in zip(s, s.weights):
+        assert (w == 1.0) == _replays(view, d)
+    cache = {}
+    f = sample_deals(view, 15, 9, method="auction", system=SA, misbid_weight=0.0,
+                     bid_filter=True, bid_draws=100, bid_cache=cache)
+    assert len(f) == 15 and f.tries > 15 and all(w == 1.0 for w in f.weights)
+    assert all(_replays(view, d) for d in f)
+    assert len(cache) >= f.tries                           # one entry per seat and hand
+
+
+def test_play_weights_match_the_solver():
+    """Each layout's weight is ``play_mistake_weight ** tricks lost`` by the hidden players'
+    checked cards, recomputed here position by position with a fresh solver."""
+    rng = random.Random(21)
+    played = _play(DEAL, Seat.NORTH, "NT", 14, rng)
+    view = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=played, dummy_hand=DEAL.south)
+    settings_ = dict(bid_weights=False, play_weights=True, play_checks=3,
+                     play_mistake_weight=0.5, exact_max_layouts=0)
+    s = sample_deals(view, 16, 3, method="auction", system=SA, **settings_)
+    two = sample_deals(view, 16, 3, method="auction", system=SA, threads=2, **settings_)
+    assert s.deals == two.deals and s.weights == two.weights
+    checked = [i for i in range(len(played) - 1, 0, -1)
+               if played[i][0] in (Seat.EAST, Seat.WEST)][:3]
+    assert s.stats["play_cards"] == 3
+    solver = Solver(32)
+    lost_any = 0
+    for d, w in zip(s, s.weights):
+        expect = 1.0
+        for i in checked:
+            start = i - i % 4
+            gone = sum(c.bit for _, c in played[:i])
+            hands = [Hand(d[x].mask & ~gone) for x in Seat]
+            pos = Position.from_remaining(hands, "NT", played[start][0],
+                                          [c for _, c in played[start:i]])
+            values = solver.solve(pos)
+            lost = max(values.values()) - values[played[i][1]]
+            expect *= 0.5 ** lost
+            lost_any += lost > 0
+        assert w == expect
+    assert lost_any > 0                                    # some card was a mistake somewhere
