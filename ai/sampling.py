@@ -885,7 +885,9 @@ def _sample_auction(view: SeatView, n: int, rng: random.Random, system,
         if dealer.feasible:
             count = dealer.count
             if count is not None and count <= settings.exact_max_layouts:
-                layouts = dealer.layouts() if n else []
+                # in random order, so that a caller who solves only the first ones (a time
+                # budget) still gets a uniform choice of them
+                layouts = _shuffled(rng, dealer.layouts()) if n else []
                 tries = len(layouts)
                 exact = True
                 break
@@ -1180,7 +1182,8 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         ``"auction"``: ``n`` layouts drawn exactly (or, with three hidden seats and
         constraints almost nothing meets, fewer when ``max_tries``/``max_seconds`` run
         out), or every layout when there are at most ``settings.exact_max_layouts``
-        (``exact=True``), weighted by the calls and the play as the settings say.
+        (``exact=True``; in random order, so that the first ``k`` are a uniform choice of
+        ``k``), weighted by the calls and the play as the settings say.
     :raises SamplingError: ``n`` negative or not an integer, an unknown method or option,
         a setting out of range, a missing system for ``"rejection"``/``"auction"``, or no
         layout consistent with the shown voids (:class:`NoLayoutError` for ``"auction"``).
