@@ -4,8 +4,9 @@
 in the same directory, is flushed and ``fsync``-ed, then :func:`os.replace` renames it over
 the target.  A reader never sees a half-written file, and a crash leaves either the old
 file or the new one, never a mixture; a symbolic link is written through (its target is
-replaced, the link stays) and a device or FIFO is written into.  :func:`decode_text` turns the bytes of a text file
-of unknown provenance (UTF-8 with or without BOM, or Latin-1) into a string.
+replaced, the link stays) and a device or FIFO is written into.  :func:`decode_text` turns
+the bytes of a text file of unknown provenance (UTF-8 with or without BOM, or Latin-1) into
+a string.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ used by the compiled solver, so a hand converts to the search representation for
 from __future__ import annotations
 
 import operator
-
 from enum import Enum, IntEnum
 from typing import Iterable, Iterator
 

@@ -495,7 +495,8 @@ def par(
                 plus = (rank - low) // 5
                 rank = low
             level, _ = _level_strain(rank)
-            contracts.append(ParContract(level, Strain(s), False, _naming(tricks[s], primacy), plus))
+            contracts.append(ParContract(level, Strain(s), False, _naming(tricks[s], primacy),
+                                         plus))
         return ParResult(sign * best_plus, contracts, vul, Seat(first))
 
     s, downs = sacrificed

@@ -8,7 +8,6 @@ able, else plays any card.  A trick is won by the highest trump in it or, if it 
 from __future__ import annotations
 
 import operator
-
 from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .cards import FULL_DECK_MASK, Card, Strain, cards_of_mask
@@ -75,7 +74,8 @@ def _beats(card: Card, current: Card, trump: Strain) -> bool:
 
 def _hand_mask(h: Union[Hand, str, int, None], seat: Seat) -> int:
     if h is None:
-        raise InvalidPositionError(f"{seat.name}'s hand is unknown: a position needs all four hands")
+        raise InvalidPositionError(f"{seat.name}'s hand is unknown: a position needs all four "
+                                   f"hands")
     if isinstance(h, Hand):
         return h.mask
     if isinstance(h, str):

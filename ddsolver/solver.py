@@ -18,9 +18,9 @@ keep one per thread for you).
 from __future__ import annotations
 
 import numbers
-from collections import abc
 import os
 import threading
+from collections import abc
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Dict, Iterable, List, Optional
 

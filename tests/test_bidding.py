@@ -340,7 +340,7 @@ def test_choose_uses_only_own_hand(sa):
     assert sa.choose(hand, Auction("E")) == Call.from_str("1NT")
 
 
-# -- bad input ---------------------------------------------------------------------------------------
+# -- bad input ----------------------------------------------------------------------------
 def test_twelve_card_hand_is_rejected(sa):
     with pytest.raises(InvalidDealError, match="13 cards"):
         sa.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ"), Auction("N"))
@@ -371,7 +371,7 @@ def test_bid_deal_rejects_incomplete(sa):
         bid_deal(Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 - - -"), Seat.NORTH)
 
 
-# -- constraints -------------------------------------------------------------------------------------
+# -- constraints --------------------------------------------------------------------------
 def test_constraints_algebra():
     a = HandConstraints.make((12, 21), spades=5)
     b = HandConstraints.make((6, 10), hearts=(None, 2))
@@ -393,7 +393,7 @@ def test_stoppers():
     assert not has_stopper(h, Suit.DIAMONDS)
 
 
-# -- command line ------------------------------------------------------------------------------------
+# -- command line -------------------------------------------------------------------------
 def test_cli_text(capsys):
     assert cli_main([SPEC_DEAL, "--dealer", "N", "--vulnerability", "None"]) == 0
     out = capsys.readouterr().out

@@ -472,8 +472,8 @@ class TestPositionErrors:
 
 def test_play_rejects_a_non_card():
     from ddsolver.errors import InvalidNotationError
-    pos = Position(Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"),
-                   Strain.NOTRUMP, Seat.EAST)
+    deal = "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+    pos = Position(Deal.from_pbn(deal), Strain.NOTRUMP, Seat.EAST)
     for bad in (None, 7, ("S", "A")):
         with pytest.raises(InvalidNotationError):
             pos.play(bad)

@@ -210,7 +210,8 @@ class Pattern:
             if not _TOKEN.match(t):
                 raise ValueError(f"bad pattern token {t!r} in {text!r}")
 
-    def match(self, since: Sequence[Call], bindings: Optional[Bindings] = None) -> Iterator[Bindings]:
+    def match(self, since: Sequence[Call], bindings: Optional[Bindings] = None
+              ) -> Iterator[Bindings]:
         """Yield every binding under which ``since`` matches this pattern."""
         if len(since) != len(self.tokens):
             return
@@ -305,7 +306,8 @@ def build_constraints(spec: HandSpec, ctx: Context, b: Bindings) -> HandConstrai
     A dict spec may hold ``hcp=(lo, hi)``; per-suit length bounds keyed by a suit letter
     (``"S"``) or a bound variable (``"x"``), as ``(lo, hi)`` or ``lo``; ``balanced``;
     ``stop`` (a list of suit letters / variables, or ``"theirs"`` for every suit the
-    opponents bid, or a function ``(ctx, bindings)`` giving such a list); ``aces``.  Any bound may be a function ``(ctx, bindings) -> int``.
+    opponents bid, or a function ``(ctx, bindings)`` giving such a list); ``aces``.  Any
+    bound may be a function ``(ctx, bindings) -> int``.
     """
     if isinstance(spec, HandConstraints):
         return spec

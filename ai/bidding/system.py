@@ -147,8 +147,8 @@ class BiddingSystem:
         if not isinstance(call, Call):
             call = Call.from_str(str(call))
         if not auction.is_legal(call):
-            raise IllegalCallError(
-                f"{call} is not legal after {' '.join(str(c) for c in auction.calls) or 'no calls'}")
+            so_far = " ".join(str(c) for c in auction.calls) or "no calls"
+            raise IllegalCallError(f"{call} is not legal after {so_far}")
         key = (int(auction.dealer), auction.calls, call)
         hit = self._cache.get(key)
         if hit is not None:

@@ -21,10 +21,10 @@ are built before the clock starts).  Each item is timed alone with ``time.proces
 over the rounds (a drift of the machine's speed over minutes otherwise lands on whichever
 engine ran then).  With ``--interleave`` both engines run in one process and each item is
 timed on both back to back, the order alternating from item to item: the drift then
-reaches both engines alike (the memory columns are then the shared process's).  One untimed warm-up call on a deal of no
-set comes first.  Consecutive items never share a deal, so DDS never reuses its
-transposition table between timed calls; ddsolver's module functions keep theirs across
-deals of the same strain, as they do for any user.
+reaches both engines alike (the memory columns are then the shared process's).  One
+untimed warm-up call on a deal of no set comes first.  Consecutive items never share a
+deal, so DDS never reuses its transposition table between timed calls; ddsolver's module
+functions keep theirs across deals of the same strain, as they do for any user.
 
 Every answer of both engines is compared, item by item, with the other engine and with the
 reference answer where one is known (list100 tables and FUT lines, solve_positions.jsonl).
@@ -377,7 +377,8 @@ def format_rows(rows: list) -> str:
             f"{'ours/DDS':>8}")
     legend = ("CPU time per item in ms (time.process_time); wall = mean of time.perf_counter; "
               "nodes = mean search nodes per item (for DDS its futureTricks.nodes, which "
-              "counts only the nodes that start a new trick); RSS = peak resident size of the engine's "
+              "counts only the nodes that start a new trick); RSS = peak resident size of the "
+              "engine's "
               "process, (+MiB) its growth once the engine was loaded and run; "
               "ours/DDS = ratio of mean CPU times over the items both finished.")
     lines = [legend, head,
@@ -489,8 +490,9 @@ def main(argv=None) -> int:
             if any(k in line for k in ("Version", "Compiler", "threads", "Threading"))))
     if args.json_out:
         with open(args.json_out, "w") as fh:
-            json.dump({"argv": sys.argv, "loadavg": [load0, load1], "rows": rows, "problems": problems,
-                       "descriptions": descriptions, "results": results}, fh)
+            json.dump({"argv": sys.argv, "loadavg": [load0, load1], "rows": rows,
+                       "problems": problems, "descriptions": descriptions, "results": results},
+                      fh)
     if problems:
         print(f"\n!!! {len(problems)} MISMATCH(ES) OR ERROR(S) !!!", file=sys.stderr)
         for p in problems[:50]:

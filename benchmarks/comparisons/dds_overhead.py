@@ -18,14 +18,13 @@ raw path (``benchmarks/dds_ctypes.py``).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import statistics
 import sys
 import time
-import ctypes
 
 from benchmarks.bench_sets import load_deals
 from benchmarks.dds_ctypes import DDS, FutureTricks, ParResultsDealer, TableResults
-
 from ddsolver.cards import Strain
 from ddsolver.deal import Deal
 from ddsolver.table import Seat, Vulnerability

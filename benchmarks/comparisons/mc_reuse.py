@@ -1,7 +1,8 @@
 """Monte Carlo decisions: one solver reused across the samples of a decision vs a fresh
 solver for each sample.
 
-    python -m benchmarks.comparisons.mc_reuse [--decisions 20] [--samples 30] [--seed 5] [--json out.json]
+    python -m benchmarks.comparisons.mc_reuse [--decisions 20] [--samples 30] [--seed 5]
+                                              [--json out.json]
 
 A *decision* is a declarer's play problem as a Monte Carlo player meets it: a deal of
 ``list100.txt`` (DDS's test file) is played for ``--cards-played`` cards (default 5: the

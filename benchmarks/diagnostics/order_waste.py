@@ -1,6 +1,7 @@
 """Where the move ordering wastes nodes: positions partway through random play, by kind.
 
-    python -m benchmarks.diagnostics.order_waste --strain NT --positions 1500 --seed 2 [--examples 5]
+    python -m benchmarks.diagnostics.order_waste --strain NT --positions 1500 --seed 2
+                                                 [--examples 5]
 
 Each position is reached by random legal cards from a deal of ``list100`` or of
 ``random_deals(77, 200)`` (4 to 8 tricks played, so 5 to 9 tricks left), and asked the
@@ -25,8 +26,9 @@ import random
 import sys
 from pathlib import Path
 
-from benchmarks.diagnostics.proof_walk import trick_winner
 from ddsolver._search import Engine
+
+from benchmarks.diagnostics.proof_walk import trick_winner
 from ddsolver.cards import Card, Strain, Suit
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.deal import Hand, random_deals

@@ -1,8 +1,9 @@
 """Walk down one zero-window test's proof where ddsolver's tree exceeds DDS's most.
 
-    python -m benchmarks.diagnostics.proof_walk --set random --deal 90 --strain NT --leader E --target 1
-                                    [--steps 12]
-    python -m benchmarks.diagnostics.proof_walk --position 93 --target 9     # a line of solve_positions.jsonl
+    python -m benchmarks.diagnostics.proof_walk --set random --deal 90 --strain NT --leader E
+                                                --target 1 [--steps 12]
+    python -m benchmarks.diagnostics.proof_walk --position 93 --target 9
+                                                # a line of solve_positions.jsonl
 
 At each step the position (a trick start or partway through a trick) is searched fresh by
 both solvers with the same question, "do North-South reach ``target`` of the tricks left
@@ -23,9 +24,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from ddsolver._search import Engine
+
 from benchmarks.bench_sets import load_positions, position_item
 from benchmarks.dds_ctypes import DDS
-from ddsolver._search import Engine
 from ddsolver.cards import Card, Strain, Suit
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.deal import Hand, random_deals

@@ -1,7 +1,7 @@
 """Tree sizes of ddsolver and DDS on the same positions: trick nodes of one exact solve.
 
-    python -m benchmarks.diagnostics.tree_compare [--deal thomas1|list100:N] [--strain NT] [--tricks 3]
-                                      [--leader E]
+    python -m benchmarks.diagnostics.tree_compare [--deal thomas1|list100:N] [--strain NT]
+                                                  [--tricks 3] [--leader E]
 
 The position is the deal after ``--tricks`` tricks of simple play (a fixed, legal but not
 good line, so positions deep in a deal can be compared without a played record): the
@@ -26,9 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.dds_ctypes import DDS
 from ddsolver._search import Engine
-from ddsolver.cards import Card, Strain, Suit
+
+from benchmarks.dds_ctypes import DDS
+from ddsolver.cards import Strain
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.table import Seat
 

@@ -1,1 +1,2 @@
-"""pytest-benchmark suites: ddsolver's solver and DDS on the same items (``benchmarks/NOTES.md``)."""
+"""pytest-benchmark suites: ddsolver's solver and DDS on the same items (see
+``benchmarks/NOTES.md``)."""

@@ -19,7 +19,6 @@ pytest.importorskip("endplay")
 
 from benchmarks.bench_sets import TRICK1_JOBS, build_jobs, load_deals, load_positions, position_item
 from benchmarks.dds_ctypes import DDS, FutureTricks, TableResults
-
 from ddsolver.cards import Card, Strain
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.table import Seat

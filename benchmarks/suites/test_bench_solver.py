@@ -16,15 +16,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-solver_mod = pytest.importorskip("ddsolver.solver")
+pytest.importorskip("ddsolver.solver")
 
 from benchmarks.bench_sets import DATA, load_positions, position_item
-
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.deal import Hand
 from ddsolver.play import Position
-
-Solver = solver_mod.Solver
+from ddsolver.solver import Solver
 
 
 @pytest.fixture(scope="module")

@@ -246,7 +246,10 @@ COMPETITION += [
 
 # -- responder over interference -----------------------------------------------------------
 INT = ["1x +"]
-_major = lambda ctx, b, call: b["x"] in (H, S)
+
+
+def _major(ctx, b, call):
+    return b["x"] in (H, S)
 
 
 def _support(ctx, b):

@@ -155,13 +155,14 @@ def notrump_structure(prefix: str, level: int, lo: int, hi: int, label: str) -> 
         ]
         for pi in (f"{ps} 2D P 2M P", f"{ps} 2H P 2S P"):
             R += [
-                rule("Accepts with support", pi, "4M", {"hcp": acc, "M": 3}, "maximum, three-card support",
-                     priority=710),
-                rule("Declines with support", pi, "3M", {"hcp": mn, "M": 3}, "minimum, three-card support",
-                     priority=710),
-                rule("Accepts in notrump", pi, "3NT", {"hcp": acc, "M": (0, 2)}, "maximum, no fit",
-                     priority=700),
-                rule("Declines", pi, "P", {"hcp": mn, "M": (0, 2)}, "minimum, no fit", priority=690),
+                rule("Accepts with support", pi, "4M", {"hcp": acc, "M": 3},
+                     "maximum, three-card support", priority=710),
+                rule("Declines with support", pi, "3M", {"hcp": mn, "M": 3},
+                     "minimum, three-card support", priority=710),
+                rule("Accepts in notrump", pi, "3NT", {"hcp": acc, "M": (0, 2)},
+                     "maximum, no fit", priority=700),
+                rule("Declines", pi, "P", {"hcp": mn, "M": (0, 2)}, "minimum, no fit",
+                     priority=690),
             ]
         pi = f"{ps} 2D P 3M P"
         R += [

@@ -87,9 +87,13 @@ RESPONSES += [
     rule("Pass", p, "P", {"hcp": (0, 5)}, "too weak to respond", priority=100),
 ]
 
+
 # -- opener's rebid after a one-level response (also over an overcall) -------------------
+def up(ctx, b, call):
+    return call.strain > b["y"]
+
+
 p = ["1x P 1y P", "1x P 1y B"]
-up = lambda ctx, b, call: call.strain > b["y"]
 RESPONSES += [
     rule("Raise of responder's suit", p, "4y", {"hcp": (15, 21), "y": 4}, "four-card support",
          priority=720, where=lambda ctx, b, call: call.strain in (H, S),
@@ -124,9 +128,13 @@ RESPONSES += [
     rule("Pass", "1x P 1y B", "P", {}, "nothing to add over the overcall", priority=100),
 ]
 
+
 # -- responder's rebid after opener's 1NT rebid (11-14 balanced) --------------------------
+def _major_y(ctx, b, call):
+    return b["y"] in (H, S)
+
+
 p = "1x P 1y P 1NT P"
-_major_y = lambda ctx, b, call: b["y"] in (H, S)
 RESPONSES += [
     rule("Major game", p, "4y", {"hcp": (10, 18), "y": 6}, "six or more cards, to play",
          priority=720, where=lambda ctx, b, call: call.strain in (H, S),
