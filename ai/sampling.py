@@ -77,7 +77,7 @@ from ai.constraints import MAX_HCP, HandConstraints
 from ai.inference import infer
 from ai.players import SeatView
 from ddsolver.auction import Auction
-from ddsolver.cards import Card, Strain, cards_of_mask
+from ddsolver.cards import Card, cards_of_mask
 from ddsolver.deal import Deal, Hand
 from ddsolver.errors import BridgeError
 from ddsolver.play import Position

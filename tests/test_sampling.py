@@ -16,8 +16,14 @@ from ai.bidding import StandardAmerican, bid_deal
 from ai.constraints import HandConstraints
 from ai.inference import infer
 from ai.players import seat_view
-from ai.sampling import (NoLayoutError, SamplingError, SamplingSettings, _Dealer, _mask_ok,
-                         _PairDP, _Spec, sample_deals)
+from ai.sampling import (
+    SamplingError,
+    _Dealer,
+    _mask_ok,
+    _PairDP,
+    _Spec,
+    sample_deals,
+)
 from ddsolver.cards import FULL_DECK_MASK, Card, Suit, cards_of_mask
 from ddsolver.deal import Deal, Hand
 from ddsolver.play import Position
