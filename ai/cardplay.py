@@ -4,19 +4,32 @@ The method is perfect-information Monte Carlo as GIB made it standard (Ginsberg,
 Imperfect information in a computationally challenging game", JAIR 14, 2001): deal the
 cards the seat cannot see many times consistently with what it knows
 (:func:`ai.sampling.sample_deals`), solve every layout double dummy for every legal card
-(:class:`ddsolver.Solver`, one per thread, reused across the layouts of a decision), and
-play the card with the best expected result *for the contract and the scoring*:
+(:class:`ddsolver.Solver`, one per thread, reused across the layouts of a decision and from
+decision to decision), and play the card with the best expected result *for the contract
+and the scoring* (:attr:`PlaySettings.utility`):
 
 - at IMPs each card's result in a layout is the IMPs it loses against the best card of that
   layout (:func:`ddsolver.scoring.imps` of the difference of the duplicate scores), so the
-  tricks that make or defeat the contract weigh most;
+  tricks that make or defeat the contract weigh most and an overtrick little;
 - at matchpoints every trick counts: the mean number of tricks.
 
-Ties go to the card with more tricks on average, then to the card whose worst layouts are
-best (a robust choice against strategy fusion, see ``shared`` design notes in the README's
-sources: Frank & Basin, AIJ 1998), then to the lowest card.  A card worse than another in
-every sampled layout is never chosen; equivalent cards give the lowest; a single legal card
-is played without search.  A time budget per decision caps the layouts solved.
+Layouts are solved in fixed chunks; after :attr:`PlaySettings.min_samples` of them the
+decision stops early when one card is clearly best (its paired advantage over every other
+card exceeds :attr:`PlaySettings.early_stop` standard errors, or the other cards have done
+exactly as well in every layout so far and :attr:`PlaySettings.equal_stop` layouts were
+solved).  The chunks and the checks do not depend on the number of threads or on the
+machine, so a decision is a function of the view and the random numbers; only the time
+budget (:attr:`PlaySettings.time_budget`, a cap) can cut a decision short on a slow or busy
+machine.
+
+Choice among the cards (see ``shared/design/cardplay.md`` in the project's design notes and
+Frank & Basin, "Search in games with incomplete information", AIJ 1998, on strategy
+fusion): a card worse than another in every layout solved is never chosen; among the rest
+the best expected utility wins, cards within :attr:`PlaySettings.tie_margin` of it count as
+equal and are separated by the mean tricks, then by the worst layout's tricks (a robust
+choice), then by not overtaking a trick partner already wins, then by the lowest card.  A
+single legal card, or legal cards that are all equivalent whatever the hidden hands, are
+played without search.
 """
 
 from __future__ import annotations
@@ -30,56 +43,116 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ai.players import SeatView
-from ai.sampling import Samples, sample_deals
+from ai.players import InvalidViewError, SeatView
+from ai.sampling import sample_deals
 from ddsolver.cards import Card
 from ddsolver.play import Position
 from ddsolver.scoring import imps, score
 from ddsolver.solver import Solver
 from ddsolver.table import Seat
 
-__all__ = ["CardChoice", "CardPlayer", "PlaySettings"]
+__all__ = ["CardChoice", "CardPlayer", "PlaySettings", "UTILITIES", "position_in"]
+
+#: What a card is chosen for (:attr:`PlaySettings.utility`).
+UTILITIES = ("score", "tricks")
+
+#: Layouts solved between two checks of the early stop and the budget.
+CHUNK = 8
+
+
+def _methods() -> Tuple[str, ...]:
+    import ai.sampling as sampling
+    return tuple(getattr(sampling, "METHODS", ("uniform", "rejection")))
 
 
 @dataclass(frozen=True)
 class PlaySettings:
-    """How a computer chooses its cards.
+    """How a computer chooses its cards (every field public; see ``docs/computer-players.md``).
 
-    :ivar samples: layouts of the unseen cards per decision (at most).
-    :ivar lead_samples: layouts for the opening lead (solving trick 1 costs more).
+    :ivar samples: layouts of the unseen cards per decision, at most.
+    :ivar lead_samples: layouts for the opening lead (a solve at trick 1 costs most).
+    :ivar exact_samples: when the sampler returns every consistent layout
+        (``Samples.exact``), up to this many of them are solved (in a random order).
+    :ivar min_samples: layouts solved before the early stop or the budget may end a decision.
     :ivar method: the sampling method (:func:`ai.sampling.sample_deals`).
-    :ivar time_budget: seconds per decision: layouts are solved in batches until the budget
-        is spent (at least :attr:`min_samples` are solved whatever the time).
-    :ivar min_samples: layouts always solved, budget or not.
-    :ivar threads: solver threads (``None``: every core, at most 2 per decision batch).
+    :ivar sampling: extra keyword options for :func:`ai.sampling.sample_deals`, as
+        ``(name, value)`` pairs (a dict is accepted and converted).
+    :ivar utility: ``"score"``: the expected result for the contract and the scoring (IMPs
+        against each layout's best card at IMPs, tricks at matchpoints); ``"tricks"``: the
+        mean tricks of the side to play whatever the scoring (the plain Monte Carlo player
+        GIB popularised; the benchmark's baselines).
+    :ivar early_stop: stop when the best card's paired advantage over each other card is at
+        least this many standard errors (0: never stop early for this reason).
+    :ivar equal_stop: stop when every other card has done exactly as well as the best one in
+        each of at least this many layouts (0: never).
+    :ivar tie_margin: cards whose expected utility is within this margin of the best one
+        (IMPs, or tricks) count as equally good.
+    :ivar time_budget: seconds per decision, a cap: no new chunk of layouts is started when
+        it would end past the budget (the first :attr:`min_samples` are always solved).
+    :ivar lead_time_budget: the same for the opening lead (``None``: :attr:`time_budget`).
+    :ivar threads: solver threads (``None``: every core, at most 2).
     :ivar memory_mb: transposition-table memory of each solver, MiB.
-    :ivar sampling: extra keyword options passed to :func:`ai.sampling.sample_deals`.
+    :raises ValueError: (at construction) for a value of the wrong type or out of range.
     """
 
     samples: int = 40
     lead_samples: int = 24
-    method: str = "uniform"
-    time_budget: float = 1.0
+    exact_samples: int = 0
     min_samples: int = 4
+    method: str = "uniform"
+    sampling: Tuple[Tuple[str, object], ...] = field(default_factory=tuple)
+    utility: str = "score"
+    early_stop: float = 0.0
+    equal_stop: int = 0
+    tie_margin: float = 0.0
+    time_budget: float = 1.0
+    lead_time_budget: Optional[float] = None
     threads: Optional[int] = None
     memory_mb: int = 64
-    sampling: Tuple[Tuple[str, object], ...] = field(default_factory=tuple)
 
     def __post_init__(self):
         for name in ("samples", "lead_samples", "min_samples", "memory_mb"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-        if isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float)) \
-                or not self.time_budget > 0 or not math.isfinite(self.time_budget):
-            raise ValueError(f"time_budget must be a positive number of seconds, got "
-                             f"{self.time_budget!r}")
+        for name in ("exact_samples", "equal_stop"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+        for name in ("early_stop", "tie_margin"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not value >= 0 or not math.isfinite(value):
+                raise ValueError(f"{name} must be a number >= 0, got {value!r}")
+        for name in ("time_budget", "lead_time_budget"):
+            value = getattr(self, name)
+            if value is None and name == "lead_time_budget":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not value > 0 or not math.isfinite(value):
+                raise ValueError(f"{name} must be a positive number of seconds, got "
+                                 f"{value!r}")
         if self.threads is not None and (isinstance(self.threads, bool) or
                                          not isinstance(self.threads, int) or self.threads < 1):
             raise ValueError(f"threads must be None or an integer >= 1, got {self.threads!r}")
+        if self.utility not in UTILITIES:
+            raise ValueError(f"utility must be one of {UTILITIES}, got {self.utility!r}")
+        if self.method not in _methods():
+            raise ValueError(f"method must be one of {_methods()}, got {self.method!r}")
+        sampling = self.sampling
+        if isinstance(sampling, dict):
+            sampling = tuple(sorted(sampling.items()))
+        try:
+            sampling = tuple((str(k), v) for k, v in sampling)
+        except (TypeError, ValueError):
+            raise ValueError(f"sampling must be (name, value) pairs or a dict, got "
+                             f"{self.sampling!r}") from None
+        object.__setattr__(self, "sampling", sampling)
 
     def with_(self, **changes) -> "PlaySettings":
-        """A copy with some settings changed (checked again)."""
+        """A copy with some settings changed (checked again).
+
+        :raises TypeError: for an unknown setting; :raises ValueError: for a bad value."""
         return replace(self, **changes)
 
 
@@ -91,11 +164,14 @@ class CardChoice:
     :ivar cards: the legal cards considered, in the order of :attr:`SeatView.legal_cards`.
     :ivar tricks: ``tricks[i][j]``: declarer's side's total tricks (0..13, whole deal) if
         card ``j`` is played in layout ``i`` and all four hands then play double dummy.
-    :ivar weights: one weight per layout.
-    :ivar utility: the expected utility of each card (IMPs lost against the layout's best
-        card at IMPs, <= 0; tricks for the side to play at matchpoints).
-    :ivar samples: layouts solved; :ivar seconds: time spent; :ivar exact: layouts were
-        every consistent layout.
+    :ivar weights: one weight per layout solved.
+    :ivar utility: the expected utility of each card for the side to play (IMPs against the
+        layout's best card at IMPs, <= 0; mean tricks otherwise).
+    :ivar samples: layouts solved; :ivar seconds: time spent; :ivar exact: the layouts
+        solved were every consistent layout.
+    :ivar reason: ``"forced"``, ``"equivalent"`` (all legal cards equivalent), ``"searched"``,
+        ``"early"`` (stopped early: one card clearly best), ``"budget"`` (the time budget
+        ended the search) or ``"no layout"`` (the sampler found none: a safe default card).
     """
 
     card: Card
@@ -106,11 +182,14 @@ class CardChoice:
     samples: int = 0
     seconds: float = 0.0
     exact: bool = False
+    reason: str = "searched"
 
 
 def position_in(view: SeatView, deal) -> Position:
     """The current position of the play in ``deal`` (a complete layout consistent with
-    ``view``): the cards each seat still holds, the trump, the trick in progress."""
+    ``view``): the cards each seat still holds, the trump, the trick in progress.
+
+    :raises InvalidPositionError, InvalidDealError: if ``deal`` does not fit the view."""
     played = view.played
     masks = []
     for s in Seat:
@@ -124,6 +203,35 @@ def position_in(view: SeatView, deal) -> Position:
     return Position.from_remaining(masks, view.trump, leader, [c for _, c in trick])
 
 
+def _check_view(view) -> None:
+    if not isinstance(view, SeatView):
+        raise TypeError(f"a card is chosen from a SeatView, got {type(view).__name__}")
+    if view.to_play is None or view.contract is None:
+        raise InvalidViewError(f"no card is due in this view of {view.seat.name} "
+                               f"(the auction is not over, or the play is)")
+    if view.to_play not in view.controls or not view.legal_cards:
+        raise InvalidViewError(f"{view.to_play.name} is to play, not a seat "
+                               f"{view.seat.name} plays for")
+
+
+def _equivalent_cards(view: SeatView) -> bool:
+    """Whether every legal card is equivalent whatever the hidden hands hold: one suit, and
+    every rank between the highest and the lowest is either played already or held by the
+    seat to play."""
+    legal = view.legal_cards
+    suit = legal[0].suit
+    if any(c.suit != suit for c in legal):
+        return False
+    hi, lo = max(c.rank for c in legal), min(c.rank for c in legal)
+    own = view.hand if view.to_play == view.seat else view.dummy_hand
+    gone = {c for _, c in view.played}
+    for r in range(int(lo) + 1, int(hi)):
+        card = Card(suit, r)
+        if card not in gone and card not in own:
+            return False
+    return True
+
+
 class CardPlayer:
     """Chooses cards for one computer seat by Monte Carlo sampling and double-dummy solving.
 
@@ -134,6 +242,7 @@ class CardPlayer:
     :param settings: :class:`PlaySettings`.
     :param system: the bidding system whose explanations constrain the layouts (passed to
         the sampler).
+    :raises TypeError: if ``settings`` is not a :class:`PlaySettings`.
     """
 
     def __init__(self, settings: PlaySettings = PlaySettings(), system=None):
@@ -172,114 +281,205 @@ class CardPlayer:
     def choose(self, view: SeatView, rng: random.Random) -> CardChoice:
         """The card to play for ``view.to_play``.
 
-        :param view: the deciding seat's view; ``view.legal_cards`` must not be empty.
-        :param rng: the random numbers for the layouts.
-        :raises ValueError: if the view asks for no card.
+        :param view: the deciding seat's view (its own card, or dummy's when it is
+            declarer).
+        :param rng: the random numbers for the layouts (:class:`random.Random`).
+        :raises TypeError: if ``view`` is not a :class:`SeatView` or ``rng`` not a
+            :class:`random.Random`.
+        :raises InvalidViewError: if the view asks no card of a seat it plays for.
+        :raises SamplingError: if the sampler refuses the view (no layout fits the shown
+            voids).
         """
+        _check_view(view)
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
         legal = view.legal_cards
-        if not legal:
-            raise ValueError(f"{view.seat.name} has no card to play in this view")
         if len(legal) == 1:
-            return CardChoice(legal[0], legal)
+            return CardChoice(legal[0], legal, reason="forced")
+        if _equivalent_cards(view):
+            return CardChoice(min(legal, key=lambda c: c.rank), legal, reason="equivalent")
         start = time.perf_counter()
         s = self.settings
         opening_lead = not view.played
         n = s.lead_samples if opening_lead else s.samples
-        samples = sample_deals(view, n, rng, method=s.method, system=self.system,
-                               **dict(s.sampling))
+        budget = s.time_budget
+        if opening_lead and s.lead_time_budget is not None:
+            budget = s.lead_time_budget
+        options = dict(s.sampling)
+        samples = sample_deals(view, n, rng, method=s.method, system=self.system, **options)
         if len(samples) == 0:
-            return CardChoice(_lowest_of_longest(view), legal, seconds=time.perf_counter()
-                              - start)
-        tricks, used = self._solve_layouts(view, samples, start)
-        weights = list(samples.weights[:used])
-        return self._pick(view, legal, tricks, weights, start,
-                          exact=samples.exact and used == len(samples))
+            return CardChoice(_lowest_of_longest(view), legal, reason="no layout",
+                              seconds=time.perf_counter() - start)
+        deals = list(samples.deals)
+        weights = list(samples.weights)
+        cap = n
+        if samples.exact:
+            cap = max(n, s.exact_samples)
+            order = list(range(len(deals)))
+            rng.shuffle(order)
+            deals = [deals[i] for i in order]
+            weights = [weights[i] for i in order]
+        if len(deals) > cap:
+            deals, weights = deals[:cap], weights[:cap]
+        tricks, reason = self._solve_layouts(view, deals, weights, start, budget)
+        used = len(tricks)
+        return self._pick(view, legal, tricks, weights[:used], start,
+                          exact=samples.exact and used == len(samples), reason=reason)
 
-    def _solve_layouts(self, view: SeatView, samples: Samples, start: float):
-        """Declarer-side tricks of every legal card in each layout, within the budget."""
+    def _solve_layouts(self, view: SeatView, deals, weights, start: float, budget: float):
+        """Declarer-side tricks of every legal card in each layout, solved in chunks of
+        :data:`CHUNK` until the layouts, the early stop or the budget end it."""
         solvers = self._solver_list()
         legal = view.legal_cards
-        decl_side = view.declarer.side
-        mover_decl = view.to_play.side == decl_side
+        mover_decl = view.to_play.side == view.declarer.side
         done = view.declarer_tricks
-        budget = self.settings.time_budget
-        minimum = self.settings.min_samples
+        left = 13 - len(view.tricks) + (1 if view.current_trick else 0)
+        s = self.settings
+        minimum = min(s.min_samples, len(deals))
 
         def one(solver: Solver, deal) -> Tuple[int, ...]:
             values = solver.solve(position_in(view, deal))
-            left = 13 - len(view.tricks) + (1 if view.current_trick else 0)
-            row = []
-            for card in legal:
-                v = values[card]
-                row.append(done + (v if mover_decl else left - v))
-            return tuple(row)
+            return tuple(done + (values[c] if mover_decl else left - values[c])
+                         for c in legal)
+
+        def run(chunk: List) -> List[Tuple[int, ...]]:
+            k = len(solvers)
+            if k == 1 or len(chunk) == 1 or self._pool is None:
+                return [one(solvers[0], d) for d in chunk]
+            parts = [chunk[j::k] for j in range(k)]
+            futures = [self._pool.submit(lambda sv, p: [one(sv, d) for d in p], solvers[j],
+                                         parts[j]) for j in range(k) if parts[j]]
+            results = [f.result() for f in futures]
+            out: List = [None] * len(chunk)
+            for j, res in enumerate(results):
+                out[j::k] = res
+            return out
 
         out: List[Tuple[int, ...]] = []
-        deals = list(samples)
-        k = len(solvers)
         i = 0
+        reason = "searched"
+        first = run(deals[:minimum])
+        out.extend(first)
+        i = minimum
         while i < len(deals):
-            if len(out) >= minimum and time.perf_counter() - start > budget:
+            if self._clear(view, out, weights[:len(out)]):
+                reason = "early"
                 break
-            batch = deals[i:i + k]
-            if k == 1 or len(batch) == 1:
-                out.extend(one(solvers[0], d) for d in batch)
-            else:
-                futures = [self._pool.submit(one, solvers[j], d) for j, d in enumerate(batch)]
-                out.extend(f.result() for f in futures)
-            i += len(batch)
-        return out, len(out)
+            elapsed = time.perf_counter() - start
+            per = elapsed / max(1, len(out))
+            step = min(CHUNK, len(deals) - i)
+            if elapsed + per * step > budget:
+                reason = "budget"
+                break
+            out.extend(run(deals[i:i + step]))
+            i += step
+        return out, reason
 
-    def _pick(self, view: SeatView, legal: Sequence[Card], tricks, weights, start, exact):
-        decl = view.declarer
+    def _utilities(self, view: SeatView, tricks) -> List[List[float]]:
+        """Per layout, the utility of each card for the side to play."""
+        mover_decl = view.to_play.side == view.declarer.side
+        if view.scoring == "MP" or self.settings.utility == "tricks":
+            if mover_decl:
+                return [list(map(float, row)) for row in tricks]
+            return [[13.0 - t for t in row] for row in tricks]
         contract = view.contract
-        vulnerable = view.vulnerability.is_vulnerable(decl)
-        mover_decl = view.to_play.side == decl.side
+        vulnerable = view.vulnerability.is_vulnerable(view.declarer)
         sign = 1 if mover_decl else -1
+        pts = {t: sign * score(contract, t, vulnerable) for t in range(14)}
+        rows = []
+        for row in tricks:
+            scores = [pts[t] for t in row]
+            best = max(scores)
+            rows.append([float(imps(x - best)) for x in scores])
+        return rows
+
+    def _clear(self, view: SeatView, tricks, weights) -> bool:
+        """Whether one card is clearly best on the layouts solved so far."""
+        s = self.settings
+        if not s.early_stop and not s.equal_stop:
+            return False
+        u = self._utilities(view, tricks)
+        m = len(u[0])
+        total = sum(weights)
+        if total <= 0:
+            return False
+        means = [sum(w * r[j] for w, r in zip(weights, u)) / total for j in range(m)]
+        b = max(range(m), key=lambda j: means[j])
+        n = len(u)
+        w2 = sum(w * w for w in weights)
+        n_eff = total * total / w2 if w2 > 0 else 0.0
+        for j in range(m):
+            if j == b:
+                continue
+            d = [r[b] - r[j] for r in u]
+            if all(x == 0 for x in d):
+                if s.equal_stop and n >= s.equal_stop:
+                    continue
+                return False
+            if not s.early_stop or n_eff < 2:
+                return False
+            mean = sum(w * x for w, x in zip(weights, d)) / total
+            var = sum(w * (x - mean) ** 2 for w, x in zip(weights, d)) / total
+            se = math.sqrt(var / n_eff) if var > 0 else 0.0
+            if mean <= 0 or (se > 0 and mean < s.early_stop * se):
+                return False
+        return True
+
+    def _pick(self, view: SeatView, legal: Sequence[Card], tricks, weights, start, exact,
+              reason) -> CardChoice:
+        mover_decl = view.to_play.side == view.declarer.side
         m = len(legal)
+        u = self._utilities(view, tricks)
         total_w = sum(weights) or 1.0
-        mean_tricks = [sum(w * row[j] for w, row in zip(weights, tricks)) / total_w
-                       for j in range(m)]
-        if view.scoring == "MP":
-            mover = [[(row[j] if mover_decl else 13 - row[j]) for j in range(m)]
-                     for row in tricks]
-            utility = [sum(w * r[j] for w, r in zip(weights, mover)) / total_w
-                       for j in range(m)]
-        else:
-            cache: Dict[int, int] = {}
-
-            def pts(t: int) -> int:
-                if t not in cache:
-                    cache[t] = sign * score(contract, t, vulnerable)
-                return cache[t]
-
-            utility = [0.0] * m
-            for w, row in zip(weights, tricks):
-                scores = [pts(t) for t in row]
-                best = max(scores)
-                for j in range(m):
-                    utility[j] += w * imps(scores[j] - best)
-            utility = [u / total_w for u in utility]
-        # mover's view of tricks for the tie-breaks
-        mover_mean = [t if mover_decl else 13 - t for t in mean_tricks]
-        worst = [min((row[j] if mover_decl else 13 - row[j]) for row in tricks)
-                 for j in range(m)]
+        utility = [sum(w * r[j] for w, r in zip(weights, u)) / total_w for j in range(m)]
+        mover = [[(row[j] if mover_decl else 13 - row[j]) for j in range(m)] for row in tricks]
+        mover_mean = [sum(w * r[j] for w, r in zip(weights, mover)) / total_w for j in range(m)]
+        worst = [min(r[j] for r in mover) for j in range(m)]
         dominated = set()
         for a in range(m):
+            ra = [r[a] for r in mover]
             for b in range(m):
                 if a != b and b not in dominated:
-                    ra = [(row[a] if mover_decl else 13 - row[a]) for row in tricks]
-                    rb = [(row[b] if mover_decl else 13 - row[b]) for row in tricks]
-                    if all(x <= y for x, y in zip(ra, rb)) and any(x < y for x, y in zip(ra, rb)):
+                    rb = [r[b] for r in mover]
+                    if all(x <= y for x, y in zip(ra, rb)) and ra != rb:
                         dominated.add(a)
                         break
-        order = sorted(
-            (j for j in range(m) if j not in dominated),
-            key=lambda j: (-round(utility[j], 9), -round(mover_mean[j], 9), -worst[j],
-                           int(legal[j].rank), -int(legal[j].suit)))
-        best = order[0]
+        candidates = [j for j in range(m) if j not in dominated]
+        top = max(utility[j] for j in candidates)
+        margin = self.settings.tie_margin + 1e-9
+        tied = [j for j in candidates if utility[j] >= top - margin]
+        overtakes = _overtakes(view, legal)
+        best = min(tied, key=lambda j: (-round(mover_mean[j], 9), -worst[j],
+                                        overtakes[j], int(legal[j].rank),
+                                        -int(legal[j].suit)))
         return CardChoice(legal[best], tuple(legal), tuple(tricks), tuple(weights),
-                          tuple(utility), len(tricks), time.perf_counter() - start, exact)
+                          tuple(utility), len(tricks), time.perf_counter() - start, exact,
+                          reason)
+
+
+def _winning(cards: Sequence[Card], trump) -> int:
+    """Index of the card winning a (possibly incomplete) trick so far."""
+    t = None if trump is None or int(trump) == 4 else int(trump)
+    best = 0
+    for i in range(1, len(cards)):
+        c, b = cards[i], cards[best]
+        if (c.suit == b.suit and c.rank > b.rank) or \
+                (t is not None and int(c.suit) == t and int(b.suit) != t):
+            best = i
+    return best
+
+
+def _overtakes(view: SeatView, legal: Sequence[Card]) -> List[bool]:
+    """For each legal card: whether it would beat a card of partner's that is winning the
+    trick so far (a ruff or an overtake of partner's winner)."""
+    trick = view.current_trick
+    if not trick:
+        return [False] * len(legal)
+    cards = [c for _, c in trick]
+    if trick[_winning(cards, view.trump)][0] != view.to_play.partner:
+        return [False] * len(legal)
+    n = len(cards)
+    return [_winning(cards + [c], view.trump) == n for c in legal]
 
 
 def _lowest_of_longest(view: SeatView) -> Card:

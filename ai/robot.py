@@ -24,20 +24,26 @@ from ddsolver.cards import Card
 
 __all__ = ["LEVELS", "ComputerPlayer"]
 
-#: The settings of each strength; any of them can be overridden per player.
+#: The settings of each strength; any of them can be overridden per player
+#: (``ComputerPlayer("hard", samples=200, time_budget=2.0, threads=1)``).  What each does,
+#: and what it was measured to reach: ``docs/computer-players.md``.
 #:
 #: - ``easy``: a handful of layouts dealt uniformly (only the known cards and shown voids
 #:   are used), a short time budget: legal and sensible, often careless.
-#: - ``medium``: more layouts, dealt within what the auction showed.
-#: - ``hard``: the most layouts, dealt within the auction and weighed by how well they
-#:   explain the calls and the cards played, the longest budget.
+#: - ``medium``: more layouts, dealt within what the auction showed (HCP and suit lengths),
+#:   chosen for the contract and the scoring.
+#: - ``hard``: the most layouts, dealt within the auction (weighed by the calls and the
+#:   cards played when the sampler offers it), every layout when few are possible late in
+#:   the play, chosen for the contract and the scoring, with an early stop when one card is
+#:   clearly best so that the time goes to the close decisions.
 LEVELS = {
-    "easy": PlaySettings(samples=3, lead_samples=3, method="uniform", time_budget=0.25,
-                         min_samples=2),
-    "medium": PlaySettings(samples=20, lead_samples=12, method="rejection", time_budget=0.5,
-                           min_samples=6),
-    "hard": PlaySettings(samples=48, lead_samples=24, method="rejection", time_budget=1.0,
-                         min_samples=12),
+    "easy": PlaySettings(samples=6, lead_samples=4, min_samples=6, method="uniform",
+                         time_budget=0.25),
+    "medium": PlaySettings(samples=24, lead_samples=12, min_samples=8, method="rejection",
+                           early_stop=3.0, equal_stop=16, time_budget=0.5),
+    "hard": PlaySettings(samples=120, lead_samples=48, min_samples=16, exact_samples=400,
+                         method="rejection", early_stop=3.0, equal_stop=24,
+                         time_budget=1.0, lead_time_budget=2.0),
 }
 
 
@@ -100,7 +106,7 @@ class ComputerPlayer:
         _check_view(view)
         if not view.auction_finished:
             return self.system.hint(view.original_hand, view.auction, view.vulnerability)
-        return self._cards.choose(view, self._rng(view, "hint"))
+        return self._cards.choose(view, self._rng(view, "card"))
 
     def explain(self, view: SeatView, call) -> object:
         """What ``call`` would mean if made now by the seat to act (the system's

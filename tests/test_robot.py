@@ -10,8 +10,7 @@ from ai.cardplay import CardPlayer, PlaySettings
 from ai.game import play_board, view_of
 from ai.players import Player
 from ai.robot import LEVELS, ComputerPlayer
-from ddsolver.cards import Card
-from ddsolver.deal import Deal
+from ddsolver.deal import Deal, Hand
 from ddsolver.play import Position
 from ddsolver.table import Seat
 
@@ -60,22 +59,71 @@ def test_a_forced_card_is_played_at_once():
     assert choice.card == view.legal_cards[0] and choice.samples == 0
 
 
-def test_same_view_same_seed_same_card_whatever_the_hidden_cards():
-    """Swapping two cards between the hidden hands (East and West, unplayed, same suit so
-    the play stays legal) does not change a seeded declarer's card."""
-    played = [(Seat.EAST, Card.from_str("H2")), (Seat.SOUTH, Card.from_str("H6")),
-              (Seat.WEST, Card.from_str("HQ"))]
-    a = _view(DEAL, Seat.NORTH, played)
-    hands = list(DEAL.hands)
-    e, w = Card.from_str("C7"), Card.from_str("C8")
-    hands[Seat.EAST] = DEAL.east.remove(Card.from_str("C7")).add(w)
-    hands[Seat.WEST] = DEAL.west.remove(w).add(e)
-    other = Deal(hands)
-    b = _view(other, Seat.NORTH, played)
-    assert a == b
-    p1 = ComputerPlayer("medium", seed=42, threads=1)
-    p2 = ComputerPlayer("medium", seed=42, threads=2)
-    assert p1.card(a) == p2.card(b) == p1.card(b)
+def _swapped(deal, hidden, played, rng, n=6):
+    """``deal`` with ``n`` random swaps of unplayed cards of one suit between two of the
+    ``hidden`` seats (every void shown stays a void, so the play stays legal)."""
+    gone = {c for _, c in played}
+    hands = {s: set(deal[s]) for s in Seat}
+    for _ in range(n):
+        a, b = rng.sample(list(hidden), 2)
+        pairs = [(x, y) for x in hands[a] - gone for y in hands[b] - gone if x.suit == y.suit]
+        if not pairs:
+            continue
+        x, y = rng.choice(pairs)
+        hands[a] = hands[a] - {x} | {y}
+        hands[b] = hands[b] - {y} | {x}
+    return Deal([Hand(list(hands[s])) for s in Seat])
+
+
+def _decision_points():
+    """(seat, played) of a few decisions of DEAL in 3NT by North: the opening lead, dummy's
+    card at trick 1, a defender's card in the middle, declarer's own card later."""
+    pos = Position(DEAL, trump="N", leader=Seat.EAST)
+    rng = random.Random(5)
+    played = []
+    points = [(Seat.EAST, [])]
+    while len(played) < 30:
+        seat = pos.to_move
+        card = rng.choice(pos.legal_cards)
+        pos.play(card)
+        played.append((seat, card))
+        nxt = pos.to_move
+        controller = Seat.NORTH if nxt == Seat.SOUTH else nxt
+        if len(pos.legal_cards) > 1 and len(played) in (1, 13, 26, 29):
+            points.append((controller, list(played)))
+    return points
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_same_view_same_seed_same_choice_whatever_the_hidden_cards(level):
+    """Hidden cards swapped between the seats a view does not show (same suit, so the play
+    stays legal) change neither the view nor a seeded computer's choice: the same layouts
+    are solved (the same tricks table) and the same card is played.  A generous time budget
+    keeps the clock out of the decision."""
+    rng = random.Random(11)
+    for seat, played in _decision_points():
+        a = _view(DEAL, seat, played)
+        for _ in range(2):
+            other = _swapped(DEAL, a.hidden_seats, played, rng)
+            assert other != DEAL
+            b = _view(other, seat, played)
+            assert a == b and a.fingerprint() == b.fingerprint()
+            p1 = ComputerPlayer(level, seed=42, threads=1, samples=12, lead_samples=4,
+                                min_samples=8, time_budget=60.0, lead_time_budget=60.0)
+            p2 = ComputerPlayer(level, seed=42, threads=2, samples=12, lead_samples=4,
+                                min_samples=8, time_budget=60.0, lead_time_budget=60.0)
+            c1 = p1.hint(a)
+            c2 = p2.hint(b)
+            assert c1.card == c2.card and c1.tricks == c2.tricks and c1.utility == c2.utility
+            assert p1.card(b) == c1.card
+            p1.close()
+            p2.close()
+
+
+def test_the_seed_matters_and_none_is_fresh():
+    view = _view(DEAL, Seat.EAST, [])
+    choices = {ComputerPlayer("easy", seed=k, threads=1).hint(view).tricks for k in range(4)}
+    assert len(choices) > 1            # different seeds, different layouts
 
 
 def test_four_computers_play_a_board():
