@@ -108,7 +108,8 @@ def test_configuration_label_and_identity_leave_out_result_neutral_options():
     settings = c._computer_settings()
     assert settings.samples == 64 and settings.min_samples == 64
     assert settings.threads == 2
-    assert c._computer_settings(timed=True).min_samples == 12
+    from ai.robot import LEVELS
+    assert c._computer_settings(timed=True).min_samples == LEVELS["hard"].min_samples
 
 
 # -- a match ----------------------------------------------------------------------------------
