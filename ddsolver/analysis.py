@@ -49,9 +49,6 @@ from .table import Seat, Vulnerability, board_dealer, board_vulnerability
 
 __all__ = ["AnalysisReport", "BoardAnalysis", "analyse_file", "analyse_games", "read_games"]
 
-#: Declarers in the order of the JSON tables: N, E, S, W.
-_SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
-
 Source = Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes]]
 
 
@@ -61,7 +58,7 @@ def table_dict(table: Any) -> dict[str, dict[str, int]]:
 
     :param table: indexed ``table[strain, seat]`` (a :class:`~ddsolver.solver.DDTable`).
     """
-    return {strain.letter: {seat.letter: int(table[strain, seat]) for seat in _SEATS}
+    return {strain.letter: {seat.letter: int(table[strain, seat]) for seat in Seat}
             for strain in Strain}
 
 

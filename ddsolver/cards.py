@@ -122,6 +122,11 @@ class Suit(IntEnum):
 #: Suits in the order PBN writes a hand: spades, hearts, diamonds, clubs.
 PBN_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
+#: Strains highest first, the order hand records, PBN's DoubleDummyTricks and DDS's GIB
+#: files list them: notrump, spades, hearts, diamonds, clubs.
+STRAINS_HIGH_FIRST = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS,
+                      Strain.CLUBS)
+
 _STRAIN_PARSE = {
     "C": Strain.CLUBS, "♣": Strain.CLUBS, "♧": Strain.CLUBS, "CLUBS": Strain.CLUBS,
     "CLUB": Strain.CLUBS,

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import click
 
 from . import __version__
-from .cards import Card, Strain, Suit
+from .cards import STRAINS_HIGH_FIRST, Card, Strain, Suit
 from .deal import Deal
 from .errors import BridgeError
 from .table import Seat, Side, Vulnerability
@@ -40,8 +40,6 @@ from .table import Seat, Side, Vulnerability
 __all__ = ["main"]
 
 #: Strains in the order the table is printed (as hand records print them): NT, S, H, D, C.
-_PRINT_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
-_SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _SYMBOLS = "♠♥♦♣"
 
@@ -103,8 +101,8 @@ def _card_label(card: Card, symbols: bool) -> str:
 def format_dd_table(table: Any, symbols: bool = True) -> list[str]:
     """The table as text lines: one row per strain (NT, S, H, D, C), columns N E S W."""
     lines = ["        N   E   S   W"]
-    for strain in _PRINT_STRAINS:
-        cells = "".join(f"{int(table[strain, seat]):4d}" for seat in _SEATS)
+    for strain in STRAINS_HIGH_FIRST:
+        cells = "".join(f"{int(table[strain, seat]):4d}" for seat in Seat)
         lines.append(f"  {_strain_label(strain, symbols):<3}{cells}")
     return lines
 

@@ -53,7 +53,7 @@ from typing import IO, Union
 
 import numpy as np
 
-from .cards import Card, Rank, Strain, Suit
+from .cards import STRAINS_HIGH_FIRST, Card, Rank, Strain, Suit
 from .deal import Deal
 from .errors import BridgeError
 from .table import Seat, Side, Vulnerability
@@ -484,7 +484,6 @@ def parse_dds_text(text: str, name: str = "<string>") -> list:
 
 
 # GIB ("sol") format: strains NT, S, H, D, C; within each, declarers E, N, W, S.
-_GIB_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
 _GIB_SEATS = (Seat.EAST, Seat.NORTH, Seat.WEST, Seat.SOUTH)
 
 
@@ -508,7 +507,7 @@ def parse_gib_line(line: str, name: str = "<string>", lineno: int = 1) -> tuple:
     if not re.fullmatch(r"[0-9a-dA-D]{20}", digits):
         raise ctx.error(f"GIB tricks must be 20 hex digits 0..d, got {digits!r}")
     table = np.zeros((5, 4), dtype=np.uint8)
-    for i, strain in enumerate(_GIB_STRAINS):
+    for i, strain in enumerate(STRAINS_HIGH_FIRST):
         for j, seat in enumerate(_GIB_SEATS):
             ns_tricks = int(digits[4 * i + j], 16)
             table[strain, seat] = ns_tricks if seat.side == Side.NS else 13 - ns_tricks

@@ -1,24 +1,18 @@
 """PBN 2.1 (Portable Bridge Notation) reader and writer.
 
-The reader takes PBN *import format* (PBN 2.1, section 2.1) as real programs write it:
-several games per file separated by semi-empty lines (section 3; a second ``Event`` or
-``Board`` tag, or any tag repeated after the ``Deal``, with no empty line before it also
-starts a new game, with a warning), ``%`` escape lines (2.4), ``{}`` comments over several
-lines and ``;`` rest-of-line comments (3.8), tag pairs with stray white space such as
-``[ Auction "E"]`` or spanning lines (3.3), CRLF or LF line ends, UTF-8 with or without
-BOM, UTF-16 with a BOM, or Latin-1 (2.2), ``#``/``##`` inherited tag values (4.8), auction
-sections with ``=n=`` note references, ``[Note "n:text"]`` tags, NAGs, suffixes, ``AP``,
-``*``, ``+`` and ``-`` (3.5, 3.7), play sections laid out trick by trick with ``-``, ``+``
-and ``*`` (3.6), irregularities ``^I ^S ^R ^L`` (3.9), end positions (3.10) and
-supplemental sections such as ``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which
-are kept verbatim.
+The reader takes PBN *import format* (PBN 2.1, section 2.1) as real programs write it
+(:mod:`~ddsolver.pbn.reader` lists what it accepts), with the auction and play sections,
+their notes and annotations, irregularities, end positions (3.5 to 3.10) and supplemental
+sections such as ``OptimumResultTable`` or ``ScoreTable`` (chapter 5), which are kept
+verbatim.
 
 Each game becomes a :class:`PBNGame`: its tags in file order (:class:`Tag`: name, value,
 the section lines after it and the comments after it), plus parsed views
 (:attr:`PBNGame.board`, :attr:`~PBNGame.dealer`, :attr:`~PBNGame.deal`,
 :attr:`~PBNGame.auction`, :attr:`~PBNGame.play`, :attr:`~PBNGame.contract`, ...).
 A malformed file raises :class:`~ddsolver.errors.PBNError` naming the line and the board;
-no game is ever dropped silently.
+no game is ever dropped silently (``errors="keep"`` keeps a malformed game in its place
+with its error and its text, and reads on).
 
 The writer (:func:`dumps_pbn`, :func:`write_pbn`) writes every tag, section and comment
 back in its original order, unknown tags included, with resolved (no longer inherited)

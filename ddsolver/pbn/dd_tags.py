@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import Strain
+from ..cards import STRAINS_HIGH_FIRST, Strain
 from ..errors import BridgeError, InvalidNotationError, PBNError
 from ..table import Seat
 
@@ -55,7 +55,7 @@ __all__ = [
 ANALYSIS_TAGS = ("DoubleDummyTricks", "OptimumScore", "ParContract", "OptimumResultTable")
 
 _DD_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
-_DD_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+_DD_STRAINS = STRAINS_HIGH_FIRST
 
 
 def _dd_value(table: Any, strain: Strain, seat: Seat) -> int:
