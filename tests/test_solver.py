@@ -947,7 +947,20 @@ def test_engine_counts_trick_nodes():
     assert ns == rec.table[4][0]   # declarer North in notrump (East leads): N-S tricks
     st = eng.stats
     assert 0 < st["trick_nodes"] < st["nodes"]
-    assert 0 < st["probes"] <= st["trick_nodes"] + 14
+    if "probes" in st:      # a build with the detailed counters (DDSOLVER_STATS=1)
+        assert 0 < st["probes"] <= st["trick_nodes"] + 14
+
+
+def test_engine_stats_has_the_detailed_counters_only_in_a_stats_build():
+    """``Engine.stats`` always has the cheap counters; the detailed ones (compiled in with
+    ``DDSOLVER_STATS=1`` or ``DDSOLVER_DEBUG=1``) exactly when ``BUILD_INFO`` says so."""
+    from ddsolver._search import BUILD_INFO, Engine
+
+    st = Engine(1 << 20).stats
+    assert {"nodes", "trick_nodes", "entries", "keys", "blocks", "resets"} <= set(st)
+    detailed = {"probes", "hits", "qtcuts", "cut_at", "fails", "cut_tries", "cut_hits",
+                "lead_probes"}
+    assert (detailed & set(st)) == (detailed if BUILD_INFO["stats"] else set())
 
 
 def test_engine_cut_off_cache_counters_and_clear():
@@ -956,25 +969,32 @@ def test_engine_cut_off_cache_counters_and_clear():
     survive the searches (they used to be reset by the position restore); ``clear()``
     empties the cache as well as the table, so a search repeated after it visits exactly
     the same nodes, while one repeated without it (cache and table kept) visits fewer."""
-    from ddsolver._search import Engine
+    from ddsolver._search import BUILD_INFO, Engine
 
+    detailed = BUILD_INFO["stats"]      # the detailed counters are compiled in
+    keys = ("nodes", "trick_nodes")
+    if detailed:
+        keys += ("cut_tries", "cut_hits", "probes", "qtcuts", "lead_probes")
     rec = read_dds_file(DATA / "list100.txt")[1]
     eng = Engine()
     counts = []
     for _ in range(2):
         eng.clear()
+        assert eng.cut_cache_used == 0
         before = eng.stats
         eng.set_position(rec.deal.masks(), 3, 1, ())
         assert eng.ns_tricks() == rec.table[3][0]   # declarer North in spades: N-S tricks
+        assert eng.cut_cache_used > 100
         after = eng.stats
-        counts.append({k: after[k] - before[k]
-                       for k in ("nodes", "cut_tries", "cut_hits", "probes", "qtcuts",
-                                 "lead_probes")})
-        assert sum(map(sum, after["cut_at"])) > sum(map(sum, before["cut_at"]))
+        counts.append({k: after[k] - before[k] for k in keys})
+        if detailed:
+            assert sum(map(sum, after["cut_at"])) > sum(map(sum, before["cut_at"]))
     assert counts[0] == counts[1]
     c = counts[0]
-    assert 0 < c["cut_hits"] <= c["cut_tries"] < c["nodes"]
-    assert 0 < c["lead_probes"] < c["nodes"]    # leads probed past the trick (10+ left)
+    assert 0 < c["trick_nodes"] < c["nodes"]
+    if detailed:
+        assert 0 < c["cut_hits"] <= c["cut_tries"] < c["nodes"]
+        assert 0 < c["lead_probes"] < c["nodes"]    # leads probed past the trick (10+ left)
     eng.set_position(rec.deal.masks(), 3, 1, ())
     start = eng.nodes
     assert eng.ns_tricks() == rec.table[3][0]
@@ -1037,12 +1057,13 @@ def test_engine_empties_the_cut_off_cache_for_another_deal():
         start = eng.nodes
         eng.set_position(masks, 4, 1, ())
         kept = eng.stats["entries"]
+        cached = eng.cut_cache_used
         value = eng.ns_tricks()
-        return eng.nodes - start, kept, value
+        return eng.nodes - start, kept, value, cached
 
     # an unrelated deal: table and cut-off cache emptied
     automatic = run(recs[1].deal.masks(), lambda eng: None)
-    assert automatic[1] == 0
+    assert automatic[1] == 0 and automatic[3] == 0
     assert automatic[2] == recs[1].table[4][0]
     assert automatic == run(recs[1].deal.masks(), lambda eng: eng.clear())
 
@@ -1052,7 +1073,7 @@ def test_engine_empties_the_cut_off_cache_for_another_deal():
     w_card = west & -west
     redeal = [first[0], east ^ e_card ^ w_card, first[2], west ^ w_card ^ e_card]
     swapped = run(redeal, lambda eng: None)
-    assert swapped[1] > 0
+    assert swapped[1] > 0 and swapped[3] == 0
     assert swapped == run(redeal, lambda eng: eng.clear_cut_cache())
     fresh = Engine()
     fresh.set_position(redeal, 4, 1, ())
@@ -1068,13 +1089,17 @@ def test_engine_empties_the_cut_off_cache_for_another_deal():
         masks[1] &= ~(1 << (16 * suit + rank))
         if clear_first:
             eng.clear_cut_cache()
-        start = eng.stats["cut_tries"]
+        start = eng.stats.get("cut_tries", 0)
         eng.set_position(masks, 4, 1, [(suit, rank)])
+        cached = eng.cut_cache_used
         eng.ns_tricks()
-        return eng.stats["cut_tries"] - start
+        return cached, eng.stats.get("cut_tries", 0) - start
 
-    # the second hand's remembered card is tried only when the cache was kept
-    assert after_lead(False) > after_lead(True)
+    kept, cleared = after_lead(False), after_lead(True)
+    assert kept[0] > 100 and cleared[0] == 0
+    if "cut_tries" in Engine(1 << 20).stats:
+        # the second hand's remembered card is tried only when the cache was kept
+        assert kept[1] > cleared[1]
 
 
 def test_engine_ns_reaches_matches_the_exact_value():

@@ -1,0 +1,457 @@
+# The Python-facing engine: one search context, its table and cut-off cache; loads
+# positions (every argument checked before anything is loaded), runs the driver without
+# the GIL, and reports statistics.
+
+import operator
+
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+
+from ddsolver.search.bits cimport dd_popcount, dd_popcount64
+from ddsolver.search.build cimport DD_DEBUG, DD_STATS, DD_VARIANT, dd_cpu_runs_fast, dd_isa
+from ddsolver.search.context cimport MAX_MOVES, Ctx, Move
+from ddsolver.search.moves cimport CUT_BITS
+from ddsolver.search.signals cimport dd_run_search, search_fn
+from ddsolver.search.transtable cimport TT, TTBlock, TTKey
+
+
+def _int_arg(value, str name):
+    """``value`` as a Python int for an Engine argument: an int or any integer type
+    (``operator.index``); a bool, float, string or None raises TypeError."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    return operator.index(value)
+
+
+def _guess_arg(value):
+    """A driver's first target as an int: -1 (none) up to 13; an integer outside is
+    clamped (any guess gives the same answer).
+
+    :raises TypeError: for a value that is not an integer (a bool or a float included)."""
+    value = _int_arg(value, "guess")
+    return -1 if value < 0 else (13 if value > 13 else value)
+
+
+cdef class Engine:
+    """Owns one search context and its transposition table.
+
+    Not for sharing between threads: use one Engine per thread.  The GIL is released while
+    searching; a call made while another thread searches on the same Engine raises
+    RuntimeError instead of corrupting the search.
+    Table entries depend on the trump strain only, so they stay valid across positions and
+    deals of the same strain; :meth:`set_position` clears the table (and the cut-off cache,
+    the cards that last cut off, kept to order the moves) when the strain changes, and the
+    cut-off cache alone when the position is of another deal.
+
+    ``Engine(memory_bytes=256 MiB, use_tt=True)``: the table's memory cap in bytes (an
+    integer, at least 1 MiB).
+
+    :raises TypeError: if ``memory_bytes`` is not an integer.
+    :raises ValueError: if it is below 1 MiB.
+    :raises MemoryError: if the table cannot be allocated.
+    """
+
+    cdef Ctx ctx
+    cdef int pos            # cards of the current trick already played at the root
+    cdef int has_table
+    cdef int busy           # a search runs (without the GIL) on this engine
+    cdef int has_position   # set_position has loaded a position
+    cdef uint64_t last_held[4]   # per seat, the cards of the last position loaded
+    cdef public int64_t memory_bytes
+
+    def __cinit__(self, memory_bytes=256 * 1024 * 1024, bint use_tt=True):
+        memset(&self.ctx, 0, sizeof(Ctx))
+        memory_bytes = operator.index(memory_bytes)    # TypeError for a float
+        if memory_bytes < 1024 * 1024:
+            raise ValueError(f"memory_bytes must be at least 1 MiB, got {memory_bytes}")
+        if memory_bytes >= (1 << 62):
+            raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes")
+        self.memory_bytes = memory_bytes
+        if tt_init(&self.ctx.tt, memory_bytes) != 0:
+            raise MemoryError(f"cannot allocate a transposition table of {memory_bytes} bytes "
+                              "(too large for this machine, or beyond the table's 32-bit "
+                              "indices)")
+        self.has_table = 1
+        self.ctx.use_tt = 1 if use_tt else 0
+        self.ctx.cut = <uint32_t*>malloc(sizeof(uint32_t) << CUT_BITS)
+        if self.ctx.cut == NULL:
+            raise MemoryError("cannot allocate the cut-off cache")
+        cut_clear(&self.ctx)
+        self.ctx.trump = -1
+
+    def __dealloc__(self):
+        free(self.ctx.cut)
+        self.ctx.cut = NULL
+        if self.has_table:
+            tt_free(&self.ctx.tt)
+            self.has_table = 0
+
+    def clear(self):
+        """Empty the transposition table and the cut-off cache."""
+        self._check_idle()
+        tt_clear(&self.ctx.tt)
+        cut_clear(&self.ctx)
+
+    def cancel(self):
+        """Ask the search running on this engine (in any thread) to stop: it raises
+        KeyboardInterrupt within about 50 ms, as on Ctrl-C, and so does every later search
+        until :meth:`clear_cancel`.  Safe to call from another thread while a search runs
+        (:func:`ddsolver.solver.dd_tables` uses it to stop its workers on Ctrl-C)."""
+        self.ctx.cancel = 1
+
+    def clear_cancel(self):
+        """Let searches run again after :meth:`cancel`."""
+        self.ctx.cancel = 0
+
+    def clear_cut_cache(self):
+        """Empty the cut-off cache only (the cards that last cut off, kept to order moves;
+        :meth:`set_position` does it when a position of another deal is loaded)."""
+        self._check_idle()
+        cut_clear(&self.ctx)
+
+    cdef int _check_idle(self) except -1:
+        if self.busy:
+            raise RuntimeError("this Engine is searching in another thread; use one Engine "
+                               "(or Solver) per thread")
+        return 0
+
+    cdef int _check_loaded(self) except -1:
+        self._check_idle()
+        if not self.has_position:
+            raise RuntimeError("no position loaded: call set_position first")
+        return 0
+
+    @property
+    def searching(self):
+        """Whether a search runs on this engine (in another thread) right now."""
+        return self.busy != 0
+
+    @property
+    def nodes(self):
+        """Nodes searched since the engine was made (one per card tried and trick start)."""
+        return self.ctx.nodes
+
+    @property
+    def stats(self):
+        """Counters since the engine was made, a dict.
+
+        Always: ``nodes`` (as :attr:`nodes`), ``trick_nodes`` (trick starts reached by a
+        card, DDS's ``nodes``), and the table's ``entries``, ``keys``, ``blocks`` and
+        ``resets`` (times it was emptied when full).  In a build with the detailed counters
+        (``BUILD_INFO["stats"]``; ``DDSOLVER_STATS=1`` or ``DDSOLVER_DEBUG=1`` at build time,
+        see setup.py) also: table ``probes`` and ``hits``, sure-trick cutoffs (``qtcuts``),
+        ``cut_at[pos][i]`` (cutoffs at position ``pos`` of the trick by the ``i``-th move
+        tried, 3 = later), ``fails[pos]`` (nodes where every move failed), the cut-off
+        cache's ``cut_tries`` (nodes that tried its card first) and ``cut_hits`` (that card
+        cut off), and ``lead_probes`` (leads played to the next trick start)."""
+        out = {"nodes": self.ctx.nodes, "trick_nodes": self.ctx.trick_nodes,
+               "entries": self.ctx.tt.nentries, "keys": self.ctx.tt.nkeys,
+               "blocks": self.ctx.tt.nblocks, "resets": self.ctx.tt.resets}
+        if DD_STATS:
+            out.update({
+                "probes": self.ctx.probes, "hits": self.ctx.hits, "qtcuts": self.ctx.qtcuts,
+                "cut_at": [[self.ctx.cut_at[p][i] for i in range(4)] for p in range(4)],
+                "fails": [self.ctx.fails[p] for p in range(4)],
+                "cut_tries": self.ctx.cut_tries, "cut_hits": self.ctx.cut_hits,
+                "lead_probes": self.ctx.lead_probes})
+        return out
+
+    @property
+    def cut_cache_used(self):
+        """Slots of the cut-off cache holding a card (of ``1 << CUT_BITS``)."""
+        cdef int i, n = 0
+        for i in range(1 << CUT_BITS):
+            n += (self.ctx.cut[i] & 0xFF) != 0
+        return n
+
+    def entry_k_histogram(self):
+        """How many entries keep k cards of a suit, k = 0..13 (all suits pooled)."""
+        cdef int i, j, s
+        hist = [0] * 14
+        for i in range(self.ctx.tt.nblocks):
+            for j in range(self.ctx.tt.blocks[i].n):
+                for s in range(4):
+                    hist[block_k(&self.ctx.tt.blocks[i], j, s)] += 1
+        return hist
+
+    @property
+    def table_entries(self):
+        return self.ctx.tt.nentries
+
+    @property
+    def table_resets(self):
+        return self.ctx.tt.resets
+
+    @property
+    def table_bytes(self):
+        """Bytes allocated for the table (address space; pages are touched as used)."""
+        return (sizeof(TTBlock) * self.ctx.tt.max_blocks + sizeof(TTKey) * self.ctx.tt.max_keys
+                + sizeof(int32_t) * (1 << self.ctx.tt.bucket_bits))
+
+    def set_position(self, hands, trump_arg, leader_arg, trick=()):
+        """Load a position.
+
+        :param hands: four 64-bit card masks (bit ``16 * suit + rank``), N, E, S, W: the
+            cards still held (not those already on the table in the current trick).
+        :param trump: 0..3 = C, D, H, S; 4 = notrump.
+        :param leader: 0..3, the seat that led (or leads) to the current trick.
+        :param trick: up to 3 ``(suit, rank)`` pairs already played to the current trick.
+
+        Everything is checked before anything is loaded (a refused position leaves the
+        engine as it was).
+
+        :raises TypeError: if the trump, the leader, a mask or a trick card's suit or rank
+            is not an integer (a bool or a float included).
+        :raises ValueError: for a bad trump, leader, mask, trick card, hands that share a
+            card, a trick card that revokes (its seat still holds the suit led), or hand
+            sizes that do not fit the trick.
+        :raises RuntimeError: if another thread is searching on this engine.
+        """
+        self._check_idle()
+        cdef int h, s, i, idx, k, want, trump, leader
+        cdef uint64_t m
+        cdef uint16_t held
+        trump_arg = _int_arg(trump_arg, "trump")
+        leader_arg = _int_arg(leader_arg, "leader")
+        if not (0 <= trump_arg <= 4) or not (0 <= leader_arg <= 3):
+            raise ValueError("invalid trump, leader or trick")
+        trump = trump_arg
+        leader = leader_arg
+        if len(trick) > 3:
+            raise ValueError(f"a current trick holds at most 3 cards, got {len(trick)}")
+        if len(hands) != 4:
+            raise ValueError(f"need 4 hands, got {len(hands)}")
+        # every mask checked before anything is loaded (a bad one leaves the engine as it
+        # was); operator.index refuses floats
+        hands = [operator.index(x) for x in hands]
+        for x in hands:
+            if not 0 <= x < (1 << 64):
+                raise ValueError(f"a hand mask must be a 64-bit unsigned integer, got {x!r}")
+            if x & ~0x7FFC7FFC7FFC7FFC:
+                raise ValueError(f"hand mask {x:#x} has bits outside the card ranks "
+                                 "(bit 16 * suit + rank, rank 2..14)")
+        trick = [tuple(t) for t in trick]
+        for t in trick:
+            if len(t) != 2 or not (0 <= t[0] <= 3) or not (2 <= t[1] <= 14):
+                raise ValueError(f"invalid trick card {t!r}: need (suit 0..3, rank 2..14)")
+        trick = [(_int_arg(t[0], "a trick card's suit"), _int_arg(t[1], "a trick card's rank"))
+                 for t in trick]
+        for h in range(4):
+            for i in range(h + 1, 4):
+                if hands[h] & hands[i]:
+                    raise ValueError(f"seats {h} and {i} both hold card mask "
+                                     f"{hands[h] & hands[i]:#x}")
+        if len(set(trick)) != len(trick):
+            raise ValueError("a card appears twice in the current trick")
+        for t in trick:
+            for h in range(4):
+                if (hands[h] >> (16 * t[0] + t[1])) & 1:
+                    raise ValueError(f"trick card {t!r} is also held by seat {h}")
+        k = len(trick)
+        for i in range(1, k):
+            h = (leader + i) & 3
+            if trick[i][0] != trick[0][0] and (hands[h] >> (16 * trick[0][0])) & 0x7FFC:
+                raise ValueError(f"trick card {trick[i]!r} revokes: seat {h} still holds "
+                                 f"suit {trick[0][0]}, the suit led")
+        want = -1
+        for i in range(4):
+            h = (leader + i) & 3
+            n = bin(hands[h]).count("1") + (1 if i < k else 0)
+            if want < 0:
+                want = n
+            if n != want or n > 13:
+                raise ValueError("hand sizes do not fit the current trick "
+                                 "(the leader's count, less one for each card already played)")
+        if want < 1:
+            raise ValueError("a position needs 1..13 tricks left")
+        if trump != self.ctx.trump:
+            # table entries depend on the strain; the cut-off cache's cards of the other
+            # strains would only take its slots (one reused across deals measured +1.8 %
+            # nodes against a fresh one)
+            tt_clear(&self.ctx.tt)
+            cut_clear(&self.ctx)
+            self.ctx.trump = trump
+        # Another deal: some seat holds a card it did not hold in the last position loaded
+        # and lacks one it held there (one deal's positions are subsets of each other).  The
+        # cut-off cache's cards of the other deal would cost nodes (measured +6 to +8 %).
+        # When more than half the cards changed hands (more than a Monte Carlo sample's
+        # redeal of the two hidden hands can move; an unrelated deal moves about three
+        # quarters), the table is emptied too: the other deal's entries answer almost
+        # nothing here but lengthen the probes' chains (benchmarks/NOTES.md: the same
+        # nodes, -5 to -9 % CPU on solves of one deal after another).
+        cdef uint64_t seat_cards[4]
+        cdef int related = 1, moved = 0, total = 0
+        for h in range(4):
+            seat_cards[h] = <uint64_t>hands[h]
+        for i in range(k):
+            seat_cards[(leader + i) & 3] |= <uint64_t>1 << (16 * trick[i][0] + trick[i][1])
+        for h in range(4):
+            if ((seat_cards[h] & ~self.last_held[h]) != 0
+                    and (self.last_held[h] & ~seat_cards[h]) != 0):
+                related = 0
+            moved += dd_popcount64(seat_cards[h] & ~self.last_held[h])
+            total += dd_popcount64(seat_cards[h])
+            self.last_held[h] = seat_cards[h]
+        if not related:
+            cut_clear(&self.ctx)
+        if 2 * moved > total:
+            tt_clear(&self.ctx.tt)
+        for h in range(4):
+            m = hands[h]
+            for s in range(4):
+                self.ctx.hold[h][s] = <uint16_t>((m >> (16 * s)) & 0x7FFC)
+        self.ctx.leader = leader
+        self.ctx.ns_won = 0
+        self.pos = len(trick)
+        n = 0
+        for s in range(4):
+            n += dd_popcount(self.ctx.hold[leader][s])
+        self.ctx.tl = n + (1 if self.pos > 0 else 0)    # 1..13: checked above
+        for i in range(self.pos):
+            self.ctx.trick_suit[self.ctx.tl][i] = trick[i][0]
+            self.ctx.trick_rank[self.ctx.tl][i] = trick[i][1]
+            if i == 0:
+                self.ctx.win_idx[self.ctx.tl][0] = 0
+            else:
+                idx = self.ctx.win_idx[self.ctx.tl][i - 1]
+                if beats(trick[i][0], trick[i][1], self.ctx.trick_suit[self.ctx.tl][idx],
+                         self.ctx.trick_rank[self.ctx.tl][idx], trump):
+                    self.ctx.win_idx[self.ctx.tl][i] = i
+                else:
+                    self.ctx.win_idx[self.ctx.tl][i] = idx
+        for s in range(4):
+            self.ctx.agg[self.ctx.tl][s] = (self.ctx.hold[0][s] | self.ctx.hold[1][s]
+                                            | self.ctx.hold[2][s] | self.ctx.hold[3][s])
+        for i in range(self.pos):
+            self.ctx.agg[self.ctx.tl][self.ctx.trick_suit[self.ctx.tl][i]] |= <uint16_t>(
+                1 << self.ctx.trick_rank[self.ctx.tl][i])
+        self.has_position = 1
+
+    def ns_tricks(self, guess=-1):
+        """Exact N-S tricks among the tricks left (the current one included).
+
+        ``guess`` is the driver's first target; -1: an estimate from the high cards and
+        trumps at the start of the current trick (``estimate_ns``).  Any guess
+        gives the same answer; a close one saves searches.
+
+        :raises TypeError: if ``guess`` is not an integer.
+        :raises RuntimeError: if another thread is searching on this engine, or no position
+            is loaded.
+        :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
+            signal arrives during the search; the engine keeps its position and table."""
+        cdef int g = _guess_arg(guess)
+        cdef Ctx saved
+        self._check_loaded()
+        if self.ctx.tl == 0:
+            return 0
+        if g < 0:
+            g = estimate_ns(&self.ctx, self.pos)
+        memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+        return self._search(&saved, ns_value_v, self.pos, g)
+
+    cdef int _search(self, Ctx* saved, search_fn f, int pos, int arg) except? -1:
+        """Run ``f(ctx, pos, arg)`` without the GIL, marked busy, with a return point for an
+        interrupting signal; then restore the position ``saved`` (taken before any change
+        the caller made) and re-raise a signal handler's exception."""
+        cdef int v, aborted = 0
+        if self.ctx.cancel:
+            self._restore(saved)
+            raise KeyboardInterrupt("search cancelled (Engine.cancel)")
+        self.busy = 1
+        try:
+            with nogil:
+                v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, f, pos, arg, &aborted)
+        finally:
+            self.busy = 0
+        self._restore(saved)
+        if aborted:
+            propagate_signal()
+        return v
+
+    cdef void _restore(self, Ctx* saved) noexcept:
+        """Back to the position saved before a search: the fields before ``tshape`` (the
+        position); the counters, the table and the cut-off cache stay."""
+        memcpy(&self.ctx, saved, <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+
+    def ns_reaches(self, target):
+        """Whether N-S can win at least ``target`` of the tricks left (the current one
+        included): one zero-window search, the question DDS's SolveBoard answers for a
+        given target.  ``target`` (an integer) <= 0 is always reached; above the tricks
+        left, never.
+
+        :raises TypeError: if ``target`` is not an integer (a bool or a float included).
+        :raises RuntimeError: if another thread is searching on this engine, or no position
+            is loaded.
+        :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
+            signal arrives during the search; the engine keeps its position and table."""
+        cdef Ctx saved
+        target = _int_arg(target, "target")
+        self._check_loaded()
+        if target <= 0:
+            return True
+        if target > self.ctx.tl:
+            return False
+        memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+        return self._search(&saved, ns_reach_v, self.pos, target) == 1
+
+    def ns_tricks_after(self, suit_arg, rank_arg, guess=-1):
+        """N-S tricks among the tricks left (current one included) after the player to
+        move plays ``(suit, rank)``, then all play double-dummy.
+
+        :raises TypeError: if the suit, rank or guess is not an integer.
+        :raises ValueError: for a card the player to move does not hold or may not play.
+        :raises RuntimeError: if another thread is searching on this engine, or no position
+            is loaded."""
+        cdef Ctx saved
+        cdef int newpos, g = _guess_arg(guess), won, lead, suit, rank
+        cdef int seat = (self.ctx.leader + self.pos) & 3
+        suit_arg = _int_arg(suit_arg, "suit")
+        rank_arg = _int_arg(rank_arg, "rank")
+        if not (0 <= suit_arg <= 3) or not (2 <= rank_arg <= 14):
+            raise ValueError(f"invalid card (suit {suit_arg}, rank {rank_arg})")
+        suit = suit_arg
+        rank = rank_arg
+        self._check_loaded()
+        if self.ctx.tl < 1:
+            raise ValueError(f"invalid card (suit {suit}, rank {rank}): no trick left")
+        if not (self.ctx.hold[seat][suit] >> rank) & 1:
+            raise ValueError(f"seat {seat} does not hold (suit {suit}, rank {rank})")
+        if self.pos > 0:
+            lead = self.ctx.trick_suit[self.ctx.tl][0]
+            if suit != lead and self.ctx.hold[seat][lead]:
+                raise ValueError(f"seat {seat} must follow suit {lead}")
+        memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+        newpos = play_card(&self.ctx, self.pos, suit, rank)
+        won = self.ctx.ns_won
+        self.ctx.ns_won = 0
+        if self.ctx.tl == 0:
+            self._restore(&saved)
+            return won
+        g = estimate_ns(&self.ctx, newpos) if g < 0 else g - won
+        return self._search(&saved, ns_value_v, newpos, g) + won
+
+    def groups(self):
+        """Legal moves of the player to move as ``(suit, rank, group_mask)``, one per group
+        of equivalent cards (``group_mask`` holds every card of the group)."""
+        cdef Move moves[MAX_MOVES]
+        cdef int n, i, multi = 0
+        cdef int seat = (self.ctx.leader + self.pos) & 3
+        self._check_loaded()
+        n = gen_moves(&self.ctx, self.pos, seat, moves, &multi)
+        return [(moves[i].suit, moves[i].rank, moves[i].group) for i in range(n)]
+
+
+def cpu_runs_fast():
+    """Whether the CPU running this process has every instruction set of the fast build
+    (POPCNT, BMI1, BMI2, LZCNT, AVX2) and its operating system saves the AVX registers:
+    asked with cpuid and xgetbv (``ddsolver/search/build.h``).  False on other
+    architectures."""
+    return dd_cpu_runs_fast() != 0
+
+
+#: this build of the search: ``variant`` "fast" or "portable" (search/build.h), ``isa``
+#: the instruction sets beyond the architecture's baseline the compiler was allowed to use,
+#: ``stats`` the detailed statistics counters are compiled in, ``debug`` a debug build
+BUILD_INFO = {"variant": DD_VARIANT.decode("ascii"), "isa": dd_isa().decode("ascii").split(),
+              "stats": DD_STATS != 0, "debug": DD_DEBUG != 0}
