@@ -21,6 +21,8 @@ def main() -> None:
 # the jobs' subcommands, one line each
 from ai.bidding.__main__ import bid_command  # noqa: E402
 from ai.match import match_command  # noqa: E402
+from ai.sampling import simulate_command  # noqa: E402
 
 main.add_command(bid_command)
 main.add_command(match_command)
+main.add_command(simulate_command)

@@ -77,15 +77,16 @@ from ai.constraints import MAX_HCP, HandConstraints
 from ai.inference import infer
 from ai.players import SeatView
 from ddsolver.auction import Auction
-from ddsolver.cards import Card, cards_of_mask
+from ddsolver.cards import Card, Strain, cards_of_mask
 from ddsolver.deal import Deal, Hand
 from ddsolver.errors import BridgeError
 from ddsolver.play import Position
 from ddsolver.solver import Solver
 from ddsolver.table import Seat
 
-__all__ = ["METHODS", "NoLayoutError", "SamplingError", "SamplingSettings", "Samples",
-           "sample_deals"]
+__all__ = ["METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
+           "SamplingSettings", "Samples", "Simulation", "deal_constrained", "declarer_tricks",
+           "sample_deals", "simulate_contract"]
 
 _SUIT_MASK = 0xFFFF
 
@@ -621,8 +622,61 @@ class _Dealer:
                 out.append(s.seat)
         return tuple(out)
 
+    def _sums_impossible(self) -> bool:
+        """A quick necessary condition for three or more seats: the seats' least HCP, aces
+        and suit lengths cannot exceed what the unseen cards hold (nor their most fall
+        short of it); alternatives count by their loosest bound."""
+        dealt = [s for s in self.specs if s.alts]
+        if not dealt:
+            return False
+
+        def lo_hi(s, get):
+            return min(get(c)[0] for c in s.alts), max(get(c)[1] for c in s.alts)
+
+        free_hcp = sum(_bits_hcp(_suit(self.unseen, t)) for t in range(4))
+        free_aces = sum(_suit(self.unseen, t) >> 14 & 1 for t in range(4))
+        lo = hi = 0
+        alo = ahi = 0
+        for s in self.specs:
+            kh = sum(_bits_hcp(_suit(s.known, t)) for t in range(4))
+            ka = sum(_suit(s.known, t) >> 14 & 1 for t in range(4))
+            if s.alts:
+                a, b = lo_hi(s, lambda c: c.hcp)
+                lo += max(0, a - kh)
+                hi += max(0, b - kh)
+                aces = [c.aces for c in s.alts]
+                if any(x is None for x in aces):
+                    ahi += 4
+                else:
+                    alo += max(0, min(min(x) for x in aces) - ka)
+                    ahi += max(0, max(max(x) for x in aces) - ka)
+            else:
+                hi += MAX_HCP
+                ahi += 4
+        if lo > free_hcp or hi < free_hcp or alo > free_aces or ahi < free_aces:
+            return True
+        for t in range(4):
+            free = _pop(_suit(self.unseen, t))
+            lo = hi = 0
+            for s in self.specs:
+                k = _pop(_suit(s.known, t))
+                if s.voids >> t & 1:
+                    continue
+                if s.alts:
+                    a, b = lo_hi(s, lambda c: c.lengths[t])
+                    lo += max(0, a - k)
+                    hi += max(0, min(b - k, s.need))
+                else:
+                    hi += s.need
+            if lo > free or hi < free:
+                return True
+        return False
+
     def _setup_many(self) -> None:
         u = _pop(self.unseen)
+        if self._sums_impossible():
+            self.count = 0.0
+            return
         best = None
         zero = []
         for i, s in enumerate(self.specs):
@@ -1222,3 +1276,552 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         settings = replace(settings, **options)
     settings.checked()
     return _sample_auction(view, n, rng, system, settings)
+
+
+# -- the analyst's tools ----------------------------------------------------------------------
+def _as_rng(rng) -> random.Random:
+    if isinstance(rng, random.Random):
+        return rng
+    if rng is None:
+        return random.Random()
+    if isinstance(rng, bool) or not isinstance(rng, int):
+        raise SamplingError(f"rng must be a random.Random, an integer seed or None, got {rng!r}")
+    return random.Random(rng)
+
+
+def _seat_key(key) -> Seat:
+    try:
+        return Seat.coerce(key)
+    except (TypeError, ValueError) as exc:
+        raise SamplingError(f"not a seat: {key!r} ({exc})") from None
+
+
+def _as_known(value, seat: Seat) -> int:
+    if isinstance(value, Hand):
+        return value.mask
+    if isinstance(value, str):
+        return Hand.from_pbn(value).mask
+    try:
+        cards = [c if isinstance(c, Card) else Card.from_str(c) for c in value]
+    except TypeError:
+        raise TypeError(f"{seat.name}'s known cards must be a Hand, PBN hand text or a list "
+                        f"of cards, got {type(value).__name__}") from None
+    return Hand(cards).mask
+
+
+def _as_alts(value, seat: Seat) -> Tuple[HandConstraints, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, HandConstraints):
+        alts = (value,)
+    else:
+        try:
+            alts = tuple(value)
+        except TypeError:
+            alts = None
+        if not alts or not all(isinstance(c, HandConstraints) for c in alts):
+            raise TypeError(f"{seat.name}'s constraints must be a HandConstraints or a "
+                            f"non-empty list of them (alternatives), got {value!r}")
+    return tuple(c for c in alts) if not any(c.is_trivial for c in alts) else ()
+
+
+def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapping] = None,
+                     n: int = 1, rng=None, *, max_tries: int = 1_000_000,
+                     max_seconds: Optional[float] = 60.0) -> Samples:
+    """Complete deals meeting per-seat constraints and known cards, every such deal equally
+    likely (what ``redeal`` and endplay's dealer are used for).
+
+    >>> from ai.constraints import HandConstraints
+    >>> deals = deal_constrained({"S": HandConstraints((9, 10), balanced=True)},
+    ...                          {"N": "AQ4.KJ5.Q963.KJ2"}, n=3, rng=1)
+    >>> [d.south.hcp in (9, 10) and d.south.is_balanced() for d in deals]
+    [True, True, True]
+
+    :param constraints: ``{seat: HandConstraints}`` (seat as a :class:`Seat`, letter or
+        0..3), or ``{seat: [HandConstraints, ...]}`` for a hand that meets *any* of them
+        (e.g. a set of exact shapes; overlapping alternatives are handled exactly).  A seat
+        not named: any hand.
+    :param known: ``{seat: cards}``: cards known to be in that seat's hand (a
+        :class:`Hand`, PBN hand text such as ``"AQ4.KJ5.Q963.KJ2"`` or ``"AK..."``, or a
+        list of cards): all 13, or some of them.
+    :param n: how many deals (``>= 0``).
+    :param rng: a :class:`random.Random`, an integer seed, or ``None`` (unseeded).
+    :param max_tries: with three or more seats to deal, draws at most (see the module
+        docstring); :param max_seconds: the same in seconds (``None``: no cap).
+    :returns: :class:`Samples` (a sequence of :class:`~ddsolver.deal.Deal`; weights 1;
+        ``tries`` draws; ``stats["layouts"]``: the exact number of deals meeting
+        everything when at most two seats are dealt).
+    :raises NoLayoutError: no deal meets the constraints (proved by counting, naming the
+        seats whose own constraints nothing meets), or none was found within
+        ``max_tries``/``max_seconds`` with three or more seats to deal.
+    :raises SamplingError: ``n`` or a budget not a valid number, a key that is not a seat,
+        a card known in two hands.
+    :raises TypeError: constraints or cards of the wrong type.
+    :raises InvalidDealError, InvalidNotationError: unreadable or oversized known hands.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise SamplingError(f"the number of deals must be an integer >= 0, got {n!r}")
+    if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < 1:
+        raise SamplingError(f"max_tries must be an integer >= 1, got {max_tries!r}")
+    if max_seconds is not None and (isinstance(max_seconds, bool)
+                                    or not isinstance(max_seconds, (int, float))
+                                    or not max_seconds > 0):
+        raise SamplingError(f"max_seconds must be a positive number or None, got "
+                            f"{max_seconds!r}")
+    rng = _as_rng(rng)
+    constraints = dict(constraints or {})
+    known = dict(known or {})
+    known_masks = {s: 0 for s in Seat}
+    for key, value in known.items():
+        seat = _seat_key(key)
+        known_masks[seat] |= _as_known(value, seat)
+    alts = {s: () for s in Seat}
+    for key, value in constraints.items():
+        seat = _seat_key(key)
+        alts[seat] = _as_alts(value, seat)
+    seen = 0
+    for s in Seat:
+        if seen & known_masks[s]:
+            card = next(cards_of_mask(seen & known_masks[s]))
+            raise SamplingError(f"{card} is given to {s.name} and to another seat")
+        seen |= known_masks[s]
+    unseen = (sum(1 << (16 * t + r) for t in range(4) for r in range(2, 15))) & ~seen
+    specs = []
+    for s in Seat:
+        need = 13 - _pop(known_masks[s])
+        if need == 0:
+            if alts[s] and not any(_mask_ok(known_masks[s], c) for c in alts[s]):
+                raise NoLayoutError(f"{s.name}'s hand {Hand(known_masks[s])} does not meet "
+                                    f"its constraints")
+            continue
+        specs.append(_Spec(s, known_masks[s], need, 0, alts[s]))
+    dealer = _Dealer(unseen, specs)
+    if not dealer.feasible:
+        who = ", ".join(s.name for s in dealer.culprits)
+        raise NoLayoutError("no deal meets the constraints" +
+                            (f" (nothing meets {who}'s own)" if who else
+                             " (each seat's can be met alone, not all together)"))
+    settings = SamplingSettings(max_tries=max_tries, max_seconds=max_seconds)
+    layouts, tries = _draw_many(dealer, n, rng, settings)
+    if n and not layouts:
+        raise NoLayoutError(f"no deal met the constraints in {tries} tries: they may be "
+                            f"impossible or too tight for three or more seats")
+    deals = tuple(Deal([Hand(h.get(s, known_masks[s])) for s in Seat]) for h in layouts)
+    return Samples(deals, tuple(1.0 for _ in deals), tries=tries,
+                   stats={"layouts": dealer.count})
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Double-dummy tricks of one contract over constrained deals (a single-dummy
+    estimate: declarer's expected tricks when every hand is placed at random within what
+    is known).
+
+    :ivar contract: the contract (with its declarer).
+    :ivar deals: the deals.
+    :ivar tricks: declarer's tricks in each deal, double dummy, the opening lead from
+        declarer's left-hand opponent.
+    :ivar distribution: ``distribution[k]``: deals in which declarer takes ``k`` tricks
+        (14 entries).
+    :ivar mean: mean tricks; :ivar se: its standard error (sample standard deviation /
+        sqrt(n)).
+    :ivar make: the share of deals in which the contract makes; :ivar make_se: its standard
+        error (sqrt(p (1 - p) / n)).
+    :ivar mean_score: declarer's mean duplicate score (``vulnerable`` as given);
+        :ivar score_se: its standard error.
+    :ivar vulnerable: declarer's vulnerability used for the scores.
+    :ivar tries: draws to find the deals; :ivar seconds: time dealing and solving.
+    """
+
+    contract: object
+    deals: Tuple[Deal, ...]
+    tricks: Tuple[int, ...]
+    distribution: Tuple[int, ...]
+    mean: float
+    se: float
+    make: float
+    make_se: float
+    mean_score: float
+    score_se: float
+    vulnerable: bool
+    tries: int
+    seconds: float
+
+    @property
+    def n(self) -> int:
+        """Number of deals."""
+        return len(self.tricks)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (without the deals)."""
+        return {"contract": str(self.contract), "n": self.n, "mean": self.mean, "se": self.se,
+                "make": self.make, "make_se": self.make_se, "mean_score": self.mean_score,
+                "score_se": self.score_se, "vulnerable": self.vulnerable,
+                "distribution": list(self.distribution), "tries": self.tries,
+                "seconds": self.seconds}
+
+
+def _mean_se(values: Sequence[float]) -> Tuple[float, float]:
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan
+    mean = math.fsum(values) / n
+    if n == 1:
+        return mean, math.nan
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def declarer_tricks(deal: Deal, strain, declarer, solver: Optional[Solver] = None) -> int:
+    """Declarer's tricks in ``deal`` double dummy, the opening lead from declarer's
+    left-hand opponent (the same as ``ddsolver.dd_table(deal)[strain, declarer]``).
+
+    :raises InvalidDealError: ``deal`` is not complete.
+    """
+    declarer = Seat.coerce(declarer)
+    solver = solver or _thread_solver(64)
+    ns = solver.ns_tricks(Position(deal, Strain.coerce(strain), declarer.lho))
+    return ns if declarer in (Seat.NORTH, Seat.SOUTH) else 13 - ns
+
+
+def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = None,
+                      known: Optional[Mapping] = None, n: int = 100, rng=None, *,
+                      vulnerable: bool = False, threads: Optional[int] = None,
+                      deals: Optional[Sequence[Deal]] = None, progress=None,
+                      max_tries: int = 1_000_000,
+                      max_seconds: Optional[float] = 60.0) -> Simulation:
+    """The distribution of declarer's double-dummy tricks in ``contract`` over ``n`` deals
+    drawn by :func:`deal_constrained`, with the mean, its standard error and the chance of
+    making.
+
+    Worked case (``docs/sampling.md``): 3NT by North after 1NT-3NT, North
+    ``AQ4.KJ5.Q963.KJ2`` opposite 9-10 HCP balanced.
+
+    :param contract: a :class:`~ddsolver.contract.Contract` or its text (``"3NT"``,
+        ``"4SX"``, ``"3NTN"``).
+    :param declarer: the declarer (a :class:`Seat` or its letter); may be omitted when the
+        contract names it.
+    :param constraints: per-seat constraints, as :func:`deal_constrained`.
+    :param known: per-seat known cards, as :func:`deal_constrained`.
+    :param n: deals (``>= 1``).
+    :param rng: a :class:`random.Random`, an integer seed or ``None``.
+    :param vulnerable: declarer's vulnerability, for the scores.
+    :param threads: solver threads, one :class:`~ddsolver.Solver` each (default: every
+        core); the figures do not depend on it.
+    :param deals: solve these deals instead of drawing them (``constraints``, ``known``,
+        ``n`` and ``rng`` are then ignored).
+    :param progress: optional callable called with the number of deals solved so far.
+    :returns: :class:`Simulation`.
+    :raises NoLayoutError, SamplingError, TypeError: as :func:`deal_constrained`, also for
+        ``n < 1``, ``threads < 1``, a contract without a declarer, or ``deals`` that are
+        not complete deals.
+    :raises InvalidNotationError: an unreadable contract or seat.
+    """
+    import os
+
+    from ddsolver.contract import Contract
+
+    t0 = time.perf_counter()
+    if isinstance(contract, str):
+        contract = Contract.from_str(contract)
+    if not isinstance(contract, Contract):
+        raise TypeError(f"contract must be a Contract or its text, got {contract!r}")
+    if declarer is not None:
+        contract = replace(contract, declarer=Seat.coerce(declarer))
+    if contract.declarer is None:
+        raise SamplingError(f"the contract {contract} needs a declarer (declarer=...)")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
+        raise SamplingError(f"threads must be an integer >= 1 or None, got {threads!r}")
+    if not isinstance(vulnerable, bool):
+        raise TypeError(f"vulnerable must be True or False, got {vulnerable!r}")
+    if deals is None:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise SamplingError(f"the number of deals must be an integer >= 1, got {n!r}")
+        drawn = deal_constrained(constraints, known, n, rng, max_tries=max_tries,
+                                 max_seconds=max_seconds)
+        deals, tries = tuple(drawn), drawn.tries
+    else:
+        deals = tuple(deals)
+        if not deals or not all(isinstance(d, Deal) and d.is_complete() for d in deals):
+            raise SamplingError("deals must be a non-empty sequence of complete Deals")
+        tries = len(deals)
+    threads = threads or os.cpu_count() or 1
+    strain, who = contract.strain, contract.declarer
+    done = [0]
+    lock = threading.Lock()
+
+    def solve(chunk):
+        solver = Solver(64)
+        out = []
+        for d in chunk:
+            out.append(declarer_tricks(d, strain, who, solver))
+            if progress is not None:
+                with lock:
+                    done[0] += 1
+                    progress(done[0])
+        return out
+
+    if threads == 1 or len(deals) == 1:
+        tricks = solve(deals)
+    else:
+        # contiguous chunks, one solver each; the results do not depend on the split
+        k = min(threads, len(deals))
+        size = -(-len(deals) // k)
+        with ThreadPoolExecutor(max_workers=k) as pool:
+            parts = list(pool.map(solve, [deals[i:i + size]
+                                          for i in range(0, len(deals), size)]))
+        tricks = [t for p in parts for t in p]
+    dist = [0] * 14
+    for t in tricks:
+        dist[t] += 1
+    mean, se = _mean_se(tricks)
+    need = contract.level + 6
+    p = sum(1 for t in tricks if t >= need) / len(tricks)
+    scores = [contract.score(t, vulnerable) for t in tricks]
+    mscore, sse = _mean_se(scores)
+    return Simulation(contract, deals, tuple(tricks), tuple(dist), mean, se, p,
+                      math.sqrt(p * (1 - p) / len(tricks)), mscore, sse, vulnerable, tries,
+                      time.perf_counter() - t0)
+
+
+# -- the simulate command ---------------------------------------------------------------------
+import click  # noqa: E402  (the command only)
+
+_SEAT_NAMES = ("north", "east", "south", "west")
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def parse_range(text: str, what: str, top: int) -> Tuple[int, int]:
+    """``"9-10"``, ``"12+"``, ``"-12"`` (at most), ``"15"`` -> inclusive ``(lo, hi)``
+    within ``0..top``.
+
+    :raises SamplingError: anything else, or an empty range.
+    """
+    t = text.strip().replace(" ", "")
+    try:
+        if t.endswith("+"):
+            lo, hi = int(t[:-1]), top
+        elif t.startswith("-"):
+            lo, hi = 0, int(t[1:])
+        elif "-" in t:
+            a, b = t.split("-", 1)
+            lo, hi = int(a), int(b)
+        else:
+            lo = hi = int(t)
+    except ValueError:
+        raise SamplingError(f"{what}: {text!r} is not a range such as 9-10, 12+, -12 or "
+                            f"15") from None
+    if not 0 <= lo <= hi <= top:
+        raise SamplingError(f"{what}: {text!r} is not a range within 0-{top}")
+    return lo, hi
+
+
+def parse_shapes(text: str, what: str) -> List[Tuple[int, int, int, int]]:
+    """Shapes as suit lengths in spades-hearts-diamonds-clubs order: ``"5332"`` or
+    ``"5-3-3-2"`` exactly so, ``"any 4432"`` (also ``"any4432"``) in every order;
+    several separated by commas.  Returns ``(spades, hearts, diamonds, clubs)`` tuples.
+
+    :raises SamplingError: a pattern that is not four lengths adding up to 13.
+    """
+    out: List[Tuple[int, int, int, int]] = []
+    for part in text.split(","):
+        p = part.strip().lower()
+        anyorder = p.startswith("any")
+        if anyorder:
+            p = p[3:].strip()
+        digits = p.split("-") if "-" in p else list(p)
+        try:
+            lengths = tuple(int(x) for x in digits)
+        except ValueError:
+            lengths = ()
+        if len(lengths) != 4 or sum(lengths) != 13:
+            raise SamplingError(f"{what}: {part.strip()!r} is not a shape (four lengths "
+                                f"adding up to 13, e.g. 5332, 4-4-3-2 or 'any 4333')")
+        for shape in (sorted(set(itertools.permutations(lengths)), reverse=True) if anyorder
+                      else [lengths]):
+            if shape not in out:
+                out.append(shape)
+    return out
+
+
+def seat_constraints(hcp=None, balanced=None, lengths=None, shapes=None, aces=None,
+                     stoppers=None, what="") -> Tuple[HandConstraints, ...]:
+    """The alternatives for one seat from the command's options (text as given): HCP and
+    length ranges, balanced, shapes (one alternative each), ace counts, stopper suits.
+
+    :raises SamplingError: unreadable text.
+    """
+    from ddsolver.cards import Suit
+    base = HandConstraints()
+    if hcp:
+        base = base.with_hcp(*parse_range(hcp, f"{what} HCP", MAX_HCP))
+    for suit, text in (lengths or {}).items():
+        if text:
+            base = base.with_length(suit, *parse_range(text, f"{what} {suit.name.lower()}", 13))
+    if aces:
+        try:
+            counts = frozenset(int(x) for x in aces.replace(" ", "").split(","))
+        except ValueError:
+            counts = frozenset({-1})
+        if not counts or not counts <= set(range(5)):
+            raise SamplingError(f"{what} aces: {aces!r} is not a list of counts 0-4, e.g. 1,4")
+        base = base & HandConstraints(aces=counts)
+    if stoppers:
+        try:
+            suits = frozenset(Suit.from_str(c) for c in stoppers.replace(",", "").strip())
+        except BridgeError:
+            raise SamplingError(f"{what} stoppers: {stoppers!r} is not suit letters such "
+                                f"as SH") from None
+        base = base & HandConstraints(stoppers=suits)
+    if balanced is not None:
+        base = replace(base, balanced=balanced)
+    if not shapes:
+        return () if base.is_trivial else (base,)
+    alts = []
+    for s, h, d, c in parse_shapes(shapes, f"{what} shape"):
+        exact = HandConstraints(lengths=((c, c), (d, d), (h, h), (s, s)))
+        alts.append(base & exact)
+    return tuple(alts)
+
+
+def _seat_options(f):
+    for name in reversed(_SEAT_NAMES):
+        letter = name[0].upper()
+        opts = [
+            click.option(f"--{name}", f"{name}_hand", metavar="CARDS", default=None,
+                         help=f"{name.title()}'s cards, PBN style (S.H.D.C): all 13, or "
+                              f"some (e.g. AK.. for the spade ace and king)."),
+            click.option(f"--{name}-hcp", metavar="RANGE", default=None,
+                         help=f"{name.title()}'s HCP: 9-10, 12+, -12 or 15."),
+            click.option(f"--{name}-balanced/--{name}-unbalanced", default=None,
+                         help="Balanced (4333, 4432, 5332) or not."),
+            click.option(f"--{name}-shape", metavar="SHAPES", default=None,
+                         help="Shapes S-H-D-C: 5332 exactly so, 'any 4432' in any order; "
+                              "several separated by commas."),
+            click.option(f"--{name}-aces", metavar="COUNTS", default=None,
+                         help="Possible numbers of aces, e.g. 1,4."),
+            click.option(f"--{name}-stoppers", metavar="SUITS", default=None,
+                         help="Suits stopped (A, Kx, Qxx, Jxxx), e.g. SH."),
+        ]
+        for suit in reversed(_SUIT_NAMES):
+            opts.append(click.option(f"--{name}-{suit}", metavar="RANGE", default=None,
+                                     help=f"{name.title()}'s {suit}: 5+, 2-3, -1, 4.",
+                                     hidden=True))
+        for o in reversed(opts):
+            f = o(f)
+        del letter
+    return f
+
+
+@click.command("simulate", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-c", "--contract", required=True, metavar="CONTRACT",
+              help="The contract, e.g. 3NT, 4S, 4SX (a declarer seat may follow: 3NTN).")
+@click.option("-d", "--declarer", default=None, metavar="SEAT",
+              help="Declarer: N, E, S or W (unless the contract names it).")
+@_seat_options
+@click.option("-n", "--deals", "n", type=click.IntRange(min=1), default=200,
+              show_default=True, help="Deals to draw and solve.")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the deals (default: a random one, printed).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Solver threads (default: every core).")
+@click.option("--vulnerable", is_flag=True, help="Declarer vulnerable (for the scores).")
+@click.option("--show", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Print the first K deals with declarer's tricks.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_json,
+                     **seat_opts):
+    """Deal hands meeting per-seat constraints and known cards, solve each double dummy
+    for CONTRACT, and report the distribution of declarer's tricks, its mean with the
+    standard error, and the chance of making (a single-dummy estimate).
+
+    Suit lengths: --north-spades 5+, --south-hearts 2-3 and the like (every seat and suit).
+
+    \b
+    Example (3NT after 1NT-3NT):
+      ddsolver-ai simulate -c 3NT -d N --north AQ4.KJ5.Q963.KJ2 \\
+          --south-hcp 9-10 --south-balanced -n 500 --seed 1
+    """
+    import json as _json
+
+    from ddsolver.cards import Suit
+    from ddsolver.contract import Contract
+
+    try:
+        con = Contract.from_str(contract)
+        if declarer is not None:
+            con = replace(con, declarer=Seat.from_str(declarer))
+        if con.declarer is None:
+            raise SamplingError("give the declarer: --declarer N|E|S|W (or 3NTN)")
+        constraints, known, described = {}, {}, []
+        for name in _SEAT_NAMES:
+            seat = Seat.from_str(name)
+            lengths = {Suit.from_str(sname): seat_opts[f"{name}_{sname}"] for sname in _SUIT_NAMES}
+            alts = seat_constraints(seat_opts[f"{name}_hcp"], seat_opts[f"{name}_balanced"],
+                                    lengths, seat_opts[f"{name}_shape"],
+                                    seat_opts[f"{name}_aces"], seat_opts[f"{name}_stoppers"],
+                                    what=f"--{name}")
+            if alts:
+                constraints[seat] = alts
+            hand = seat_opts[f"{name}_hand"]
+            if hand:
+                try:
+                    known[seat] = Hand.from_pbn(hand)
+                except BridgeError as exc:
+                    raise SamplingError(f"--{name}: {exc}") from None
+            parts = []
+            if hand:
+                parts.append(known[seat].to_pbn())
+            if alts:
+                parts.append(" or ".join(a.describe() for a in alts))
+            if parts:
+                described.append(f"{name.title()}: " + "; ".join(parts))
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 31)
+        bar = None
+        err = click.get_text_stream("stderr")
+        if not as_json and err.isatty():
+            bar = click.progressbar(length=n, label="solving", file=err)
+        try:
+            if bar is not None:
+                bar.__enter__()
+            last = [0]
+
+            def progress(k):
+                if bar is not None:
+                    bar.update(k - last[0])
+                    last[0] = k
+
+            sim = simulate_contract(con, None, constraints, known, n, seed,
+                                    vulnerable=vulnerable, threads=threads, progress=progress)
+        finally:
+            if bar is not None:
+                bar.__exit__(None, None, None)
+    except BridgeError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        out = sim.to_dict()
+        out["seed"] = seed
+        out["deals"] = [d.to_pbn() for d in sim.deals[:show]]
+        click.echo(_json.dumps(out, indent=2))
+        return
+    need = con.level + 6
+    lead = con.declarer.lho
+    click.echo(f"{con.level}{con.strain.letter}{'X' * con.doubled} by "
+               f"{con.declarer.name.title()}: {sim.n} deals (seed {seed}), double dummy, "
+               f"opening lead from {lead.name.title()}")
+    for line in described:
+        click.echo("  " + line)
+    click.echo("tricks   deals       %")
+    for k, c in enumerate(sim.distribution):
+        if c:
+            mark = "  made" if k >= need else ""
+            click.echo(f"{k:6d} {c:7d} {100 * c / sim.n:7.1f}{mark}")
+    click.echo(f"mean tricks   {sim.mean:.2f} +- {sim.se:.2f} (standard error)")
+    click.echo(f"makes         {100 * sim.make:.1f} % +- {100 * sim.make_se:.1f} %")
+    click.echo(f"mean score    {sim.mean_score:+.0f} +- {sim.score_se:.0f} "
+               f"({'vulnerable' if vulnerable else 'not vulnerable'})")
+    click.echo(f"time          {sim.seconds:.1f} s ({sim.tries} draws)")
+    for d, t in list(zip(sim.deals, sim.tricks))[:show]:
+        click.echo(f"{d.to_pbn()}  {t}")

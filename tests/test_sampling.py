@@ -17,6 +17,7 @@ from ai.constraints import HandConstraints
 from ai.inference import infer
 from ai.players import seat_view
 from ai.sampling import (
+    NoLayoutError,
     SamplingError,
     _Dealer,
     _mask_ok,
@@ -576,3 +577,139 @@ def test_play_weights_match_the_solver():
             lost_any += lost > 0
         assert w == expect
     assert lost_any > 0                                    # some card was a mistake somewhere
+
+
+# -- the analyst's tools ----------------------------------------------------------------------
+from click.testing import CliRunner  # noqa: E402
+
+from ai.cli import main as cli_main  # noqa: E402
+from ai.sampling import deal_constrained, simulate_contract  # noqa: E402
+from ddsolver.solver import dd_table, solve_best  # noqa: E402
+
+
+def test_deal_constrained_split_of_five_missing_trumps():
+    """North-South known with five trumps missing, East-West free: every layout counted
+    (C(26,13)) and the splits drawn as exact combinatorics says (68 / 28 / 4 %)."""
+    north, south = "AKQ2.AKQJ2.A2.A2", "543.876.KQJ43.KQ"
+    n = 4000
+    s = deal_constrained(None, {"N": north, "S": south}, n, 11)
+    assert len(s) == n and s.stats["layouts"] == math.comb(26, 13)
+    counts = Counter(max(d.east.length(Suit.HEARTS), d.west.length(Suit.HEARTS)) for d in s)
+    for longer in (3, 4, 5):
+        p = 2 * math.comb(5, longer) * math.comb(21, 13 - longer) / math.comb(26, 13)
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(counts[longer] / n - p) < 4 * se, (longer, p, counts[longer] / n)
+    assert abs(2 * math.comb(5, 3) * math.comb(21, 10) / math.comb(26, 13) - 0.678) < 0.001
+
+
+def test_deal_constrained_meets_every_constraint():
+    cons = {"N": HandConstraints((15, 17), balanced=True),
+            "S": HandConstraints((9, 10), balanced=True),
+            "E": [HandConstraints(lengths=((1, 1), (3, 3), (4, 4), (5, 5))),
+                  HandConstraints(lengths=((5, 5), (4, 4), (3, 3), (1, 1)))],
+            "W": HandConstraints(aces=frozenset({0}))}
+    s = deal_constrained(cons, {"E": [Card.from_str("SA")]}, 15, 3)
+    assert len(s) == 15 and s.tries >= 15 and s.stats["layouts"] is None
+    for d in s:
+        assert 15 <= d.north.hcp <= 17 and d.north.is_balanced()
+        assert 9 <= d.south.hcp <= 10 and d.south.is_balanced()
+        assert d.east.lengths in ((1, 3, 4, 5), (5, 4, 3, 1))   # spades first
+        assert Card.from_str("SA") in d.east
+        assert not any(c.rank == 14 for c in d.west)
+    assert {d.east.lengths for d in s} == {(1, 3, 4, 5), (5, 4, 3, 1)}
+    again = deal_constrained(cons, {"E": [Card.from_str("SA")]}, 15, 3)
+    assert again.deals == s.deals
+
+
+def test_deal_constrained_bad_input():
+    with pytest.raises(NoLayoutError, match="NORTH"):       # nothing meets North's alone
+        deal_constrained({"N": HandConstraints((30, 37), lengths=((7, 13),) * 4)}, n=1, rng=1)
+    with pytest.raises(NoLayoutError):                      # each possible, not together
+        deal_constrained({"E": HandConstraints((21, 37)), "W": HandConstraints((21, 37))},
+                         {"N": "AKQJ.AKQ.AK.5432", "S": "T98.JT9.QJT.JT98"}, n=1, rng=1)
+    with pytest.raises(NoLayoutError, match="together"):    # three seats: the HCP sum
+        deal_constrained({"E": HandConstraints((14, 37)), "S": HandConstraints((14, 37)),
+                          "W": HandConstraints((14, 37))}, {"N": "5432.5432.432.32"},
+                         n=1, rng=1)
+    with pytest.raises(NoLayoutError, match="tries"):       # three seats: bounded, no hang
+        # (East holds all nine missing spades, South promises a spade stopper)
+        deal_constrained({"E": HandConstraints(lengths=((0, 13), (0, 13), (0, 13), (9, 9))),
+                          "S": HandConstraints(stoppers=frozenset({Suit.SPADES}))},
+                         {"N": "5432.5432.432.32"}, n=1, rng=1, max_tries=3000)
+    with pytest.raises(NoLayoutError, match="does not meet"):
+        deal_constrained({"N": HandConstraints((0, 5))}, {"N": "AKQJ.AKQ.AK.5432"}, n=1)
+    with pytest.raises(SamplingError):
+        deal_constrained(None, None, -1)
+    with pytest.raises(SamplingError, match="seat"):
+        deal_constrained({"X": HandConstraints()}, n=1)
+    with pytest.raises(SamplingError, match="another seat"):
+        deal_constrained(None, {"N": "A...", "S": "A..."}, n=1)
+    with pytest.raises(TypeError):
+        deal_constrained({"N": (15, 17)}, n=1)
+    with pytest.raises(SamplingError):
+        deal_constrained(None, None, 1, rng="x")
+    with pytest.raises(SamplingError):
+        deal_constrained(None, None, 1, max_tries=0)
+    assert len(deal_constrained(None, None, 0, 1)) == 0
+
+
+def test_simulate_3nt_worked_case_matches_deals_solved_one_by_one():
+    """3NT by North after 1NT-3NT: North AQ4.KJ5.Q963.KJ2 (16 HCP) opposite 9-10 HCP
+    balanced.  Every figure is recomputed from the same deals solved one by one."""
+    cons = {"S": HandConstraints((9, 10), balanced=True)}
+    known = {"N": "AQ4.KJ5.Q963.KJ2"}
+    sim = simulate_contract("3NT", "N", cons, known, n=16, rng=5, threads=2)
+    one = simulate_contract("3NT", "N", cons, known, n=16, rng=5, threads=1)
+    assert sim.deals == one.deals and sim.tricks == one.tricks
+    assert sim.deals == deal_constrained(cons, known, 16, 5).deals
+    # one by one, through the solver's module-level entry point: East leads, N-S's tricks
+    tricks = [13 - solve_best(Position(d, "NT", Seat.EAST)) for d in sim.deals]
+    assert tricks[:3] == [dd_table(d)["NT", "N"] for d in sim.deals[:3]]
+    assert list(sim.tricks) == tricks
+    n = len(tricks)
+    mean = sum(tricks) / n
+    sd = math.sqrt(sum((t - mean) ** 2 for t in tricks) / (n - 1))
+    made = sum(t >= 9 for t in tricks) / n
+    assert sim.mean == pytest.approx(mean) and sim.se == pytest.approx(sd / math.sqrt(n))
+    assert sim.make == made and sim.make_se == pytest.approx(math.sqrt(made * (1 - made) / n))
+    assert list(sim.distribution) == [tricks.count(k) for k in range(14)]
+    scores = [(400 + 30 * (t - 9)) if t >= 9 else -50 * (9 - t) for t in tricks]
+    assert sim.mean_score == pytest.approx(sum(scores) / n)
+    for d in sim.deals:
+        assert 9 <= d.south.hcp <= 10 and d.south.is_balanced()
+        assert d.north == Hand.from_pbn("AQ4.KJ5.Q963.KJ2")
+
+
+def test_simulate_command():
+    runner = CliRunner()
+    r = runner.invoke(cli_main, ["simulate", "-c", "3NT", "-d", "N", "--north",
+                                 "AQ4.KJ5.Q963.KJ2", "--south-hcp", "9-10", "--south-balanced",
+                                 "-n", "6", "--seed", "5", "--threads", "1", "--show", "6"])
+    assert r.exit_code == 0, r.output
+    sim = simulate_contract("3NT", "N", {"S": HandConstraints((9, 10), balanced=True)},
+                            {"N": "AQ4.KJ5.Q963.KJ2"}, n=6, rng=5, threads=1)
+    assert f"mean tricks   {sim.mean:.2f} +- {sim.se:.2f}" in r.output
+    assert f"makes         {100 * sim.make:.1f} %" in r.output
+    for d, t in zip(sim.deals, sim.tricks):
+        assert f"{d.to_pbn()}  {t}" in r.output
+    j = runner.invoke(cli_main, ["simulate", "-c", "4SN", "--south-spades", "3+", "--north-shape",
+                                 "any 5332", "--north-hcp", "15-17", "-n", "3", "--seed", "2",
+                                 "--json", "--show", "3"])
+    assert j.exit_code == 0, j.output
+    import json
+    out = json.loads(j.output)
+    assert out["contract"] == "4SN" and out["n"] == 3 and out["seed"] == 2
+    for pbn in out["deals"]:
+        d = Deal.from_pbn(pbn)
+        assert sorted(d.north.lengths) == [2, 3, 3, 5] and d.south.length(Suit.SPADES) >= 3
+    for args, msg in ((["-c", "3NT", "--south-hcp", "9-x"], "declarer"),
+                      (["-c", "3NT", "-d", "N", "--south-hcp", "9-x"], "range"),
+                      (["-c", "3NT", "-d", "N", "--south-shape", "5333"], "shape"),
+                      (["-c", "8NT", "-d", "N"], "contract"),
+                      (["-c", "3NT", "-d", "N", "--north", "AKQJT.AKQJT.AKQ.A"], "north"),
+                      (["-c", "3NT", "-d", "N", "-n", "-3"], "-3"),
+                      (["-c", "3NT", "-d", "N", "--north-hcp", "30-37", "--south-hcp",
+                        "30-37"], "no deal")):
+        r = runner.invoke(cli_main, ["simulate", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert msg.lower() in r.output.lower(), (args, r.output)
