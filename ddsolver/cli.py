@@ -8,7 +8,8 @@ Subcommands (``ddsolver COMMAND --help`` for each):
     adds ``DoubleDummyTricks``, ``OptimumResultTable``, ``OptimumScore`` and
     ``ParContract`` (PBN 2.1 section 5.7; the forms BridgeComposer writes) to every board
     of a PBN or LIN file with a complete deal, using all cores; ``--check`` compares them
-    with those tags already in the file (another program's analysis).
+    with those tags already in the file (another program's analysis).  The job itself is
+    :mod:`ddsolver.analysis`; this command wraps it.
 ``ddsolver solve HANDS --trump S --leader W``
     the value of every legal card of the player to move in a position.
 
