@@ -4,15 +4,15 @@ build or to the code's layout leaves the search exactly as it was.
 
 Usage (from the repository root)::
 
-    python benchmarks/node_counts.py --json before.json          # about 4 minutes
-    python benchmarks/node_counts.py --json after.json --compare before.json
-    python benchmarks/node_counts.py --quick --json q.json       # the first 10 items a job
+    python -m benchmarks.diagnostics.node_counts --json before.json          # about 4 minutes
+    python -m benchmarks.diagnostics.node_counts --json after.json --compare before.json
+    python -m benchmarks.diagnostics.node_counts --quick --json q.json  # the first 10 items a job
 
 Each job runs on a fresh :class:`ddsolver.solver.Solver` (so its table and cut-off cache
 start empty), its items in file order; node counts are then deterministic.  Jobs:
 
 * the sets and workloads of ``benchmarks/bench_sets.py`` (``list100``, ``random`` 2026,
-  ``positions``; tables, best values, every card), the calls ``compare_dds.py`` times;
+  ``positions``; tables, best values, every card), the calls ``comparisons/compare_dds.py`` times;
 * the other reference files of ``tests/data/``: DD tables of the 500 deals of
   ``dd_tables.jsonl``, of ``sol10.txt`` (DDS's test file), of ``thomas1.txt`` (the freak
   deal, with ``--freak``) and of the boards of ``club_hand_record_36.pbn`` and
@@ -30,22 +30,13 @@ import hashlib
 import json
 import sys
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-try:
-    import ddsolver  # noqa: F401
-except ImportError:  # running from a checkout that is not installed
-    sys.path.insert(0, str(HERE.parent))
-
-from bench_sets import DATA, SETS, WORKLOADS, build_jobs  # noqa: E402
-
-from ddsolver.ddsfiles import read_dds_file, read_gib_tables  # noqa: E402
-from ddsolver.deal import Deal  # noqa: E402
-from ddsolver.pbn import read_pbn  # noqa: E402
-from ddsolver.play import Position  # noqa: E402
-from ddsolver.solver import Solver  # noqa: E402
+from benchmarks.bench_sets import DATA, SETS, WORKLOADS, build_jobs
+from ddsolver.ddsfiles import read_dds_file, read_gib_tables
+from ddsolver.deal import Deal
+from ddsolver.pbn import read_pbn
+from ddsolver.play import Position
+from ddsolver.solver import Solver
 
 
 def _position(item) -> Position:

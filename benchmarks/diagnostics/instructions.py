@@ -9,9 +9,9 @@ outside valgrind, least of ``--rounds`` runs.
 
 Usage (from the repository root; valgrind must be installed)::
 
-    python benchmarks/instructions.py                     # 20 tables, the build in use
-    DDSOLVER_PORTABLE=1 python benchmarks/instructions.py # the same on the portable build
-    python benchmarks/instructions.py --tables 2 --no-time
+    python -m benchmarks.diagnostics.instructions          # 20 tables, the build in use
+    DDSOLVER_PORTABLE=1 python -m benchmarks.diagnostics.instructions   # the portable build
+    python -m benchmarks.diagnostics.instructions --tables 2 --no-time
 
 Prints the build in use (``ddsolver.solver.BUILD``), the nodes, callgrind's total
 instructions of the process (``Ir``, Python's start included) and those spent in the search
@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository root, where children start
 
 WORKLOAD = """
 import sys, time
