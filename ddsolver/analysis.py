@@ -33,6 +33,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import IO, Any, Union
 
@@ -335,8 +336,8 @@ def _prepare(game: PBNGame) -> BoardAnalysis:
 
 def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
                   check: bool = False, progress: Callable[[DDTable], Any] | None = None,
-                  format: str = "pbn", source: str | None = None, newline: str = "\n"
-                  ) -> AnalysisReport:
+                  format: str = "pbn", source: str | None = None, newline: str = "\n",
+                  executor: Executor | None = None) -> AnalysisReport:
     """Analyse games already read: solve each distinct complete deal once
     (:func:`ddsolver.solver.dd_tables`), work out par, compare with the file's tags if
     asked, and set the four analysis tags in each analysed game (the games are changed in
@@ -344,13 +345,20 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
 
     :param threads: solver threads (default: the number of CPUs; never more than the
         deals).
+    :param executor: a :class:`concurrent.futures.Executor` to solve the tables on
+        instead of local threads (``threads`` is then not used): for a very large file, a
+        Dask cluster's, ``distributed.Client(address).get_executor()``, or a process pool.
+        The tables are the same, whatever solves them (the solver is exact).
     :param check: compare the analysis tags already in each game with ours
         (:func:`ddsolver.pbn.dd_tags.compare_analysis_tags`) before replacing them.
     :param progress: called with each finished table (a progress bar's update).
     :param format, source, newline: recorded in the report (see :class:`AnalysisReport`).
     :returns: the :class:`AnalysisReport`.
-    :raises TypeError: if ``games`` holds something other than :class:`PBNGame`.
+    :raises TypeError: if ``games`` holds something other than :class:`PBNGame`, or
+        ``executor`` has no ``submit`` method.
     :raises ValueError: if ``threads`` is not a positive integer or ``None``.
+    :raises Exception: whatever ``executor`` raises for a table it could not solve (a
+        Dask worker that died, a lost connection).
     :raises PBNError: if a game's analysis tags cannot be written (the message names the
         board).
     :raises KeyboardInterrupt: on Ctrl-C, within about 50 ms (no game has been changed
@@ -373,7 +381,7 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
     if unique:
         workers = max(1, min(threads or os.cpu_count() or 1, len(unique)))
         tables = _solver.dd_tables(list(unique.values()), threads=workers,
-                                   progress=progress)
+                                   executor=executor, progress=progress)
         by_deal = dict(zip(unique.keys(), tables))
     elapsed = time.monotonic() - start
     for b in todo:
@@ -398,13 +406,15 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
 
 def analyse_file(source: Source, *, format: str = "auto", threads: int | None = None,
                  check: bool = False, progress: Callable[[DDTable], Any] | None = None,
-                 name: str | None = None) -> AnalysisReport:
+                 name: str | None = None, executor: Executor | None = None
+                 ) -> AnalysisReport:
     """Read a PBN or LIN input (:func:`read_games`) and analyse it (:func:`analyse_games`).
     Nothing is written: call :meth:`AnalysisReport.write`.
 
     :param source: a path, the file's bytes, or a file object.
     :param format: ``"auto"``, ``"pbn"`` or ``"lin"``.
     :param name: the name for messages (default: the path or the file object's name).
+    :param executor: where the tables are solved (see :func:`analyse_games`).
     :returns: the :class:`AnalysisReport`; a PBN board that cannot be read is in it,
         skipped, with its error (:attr:`BoardAnalysis.malformed`).
     :raises LINError: for a malformed LIN file.
@@ -416,4 +426,5 @@ def analyse_file(source: Source, *, format: str = "auto", threads: int | None = 
     games, kind, newline = read_games(source, format=format, name=name)
     source_name = games[0].source if games else name
     return analyse_games(games, threads=threads, check=check, progress=progress,
-                         format=kind, source=source_name, newline=newline)
+                         format=kind, source=source_name, newline=newline,
+                         executor=executor)

@@ -7,9 +7,10 @@ Subcommands (``ddsolver COMMAND --help`` for each):
 ``ddsolver analyse FILE``
     adds ``DoubleDummyTricks``, ``OptimumResultTable``, ``OptimumScore`` and
     ``ParContract`` (PBN 2.1 section 5.7; the forms BridgeComposer writes) to every board
-    of a PBN or LIN file with a complete deal, using all cores; ``--check`` compares them
-    with those tags already in the file (another program's analysis).  The job itself is
-    :mod:`ddsolver.analysis`; this command wraps it.
+    of a PBN or LIN file with a complete deal, using all cores (or a Dask cluster:
+    ``--scheduler ADDRESS``); ``--check`` compares them with those tags already in the
+    file (another program's analysis).  The job itself is :mod:`ddsolver.analysis`; this
+    command wraps it.
 ``ddsolver solve HANDS --trump S --leader W``
     the value of every legal card of the player to move in a position.
 
@@ -24,6 +25,7 @@ The same command runs as ``python -m ddsolver``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -363,6 +365,33 @@ def _write_output(report: Any, output: str) -> None:
         raise CLIError(f"cannot write {output}: {exc}") from None
 
 
+#: Seconds to wait for a Dask scheduler to answer (``analyse --scheduler``).
+DASK_CONNECT_TIMEOUT = 30
+
+
+@contextlib.contextmanager
+def _dask_executor(address: str | None):
+    """``None`` without an address; else a :class:`concurrent.futures.Executor` on the Dask
+    cluster at ``address`` (``distributed.Client(...).get_executor()``), the client closed
+    afterwards (which also cancels its unfinished tasks, e.g. after Ctrl-C)."""
+    if address is None:
+        yield None
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CLIError("--scheduler needs Dask's 'distributed' package: "
+                       "pip install 'ddsolver[dask]'") from None
+    try:
+        client = Client(address, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CLIError(f"cannot reach the Dask scheduler {address!r}: {exc}") from None
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+
+
 def _default_output(path: str) -> str:
     root, _ = os.path.splitext(path)
     return root + ".analysed.pbn"
@@ -392,8 +421,12 @@ def _default_output(path: str) -> str:
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar, no notes; problems, the reader's warnings and "
                    "differences are still shown.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Solve on a Dask cluster (e.g. tcp://host:8786) instead of local "
+                   "threads, for very large files; needs 'pip install ddsolver[dask]'.  "
+                   "The results are the same.")
 def analyse_command(input_path: str, output: str | None, fmt: str, threads: int | None,
-                    check: bool, as_json: bool, quiet: bool) -> None:
+                    check: bool, as_json: bool, quiet: bool, scheduler: str | None) -> None:
     """Add double-dummy tables and par to every board of a PBN or LIN file.
 
     For each board with a complete deal, the tags DoubleDummyTricks, OptimumResultTable
@@ -444,12 +477,14 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
     from tqdm import tqdm
 
     show_bar = not quiet and sys.stderr.isatty()
-    with tqdm(unit="deal", desc="DD tables", file=sys.stderr, disable=not show_bar,
-              leave=False) as bar:
+    with _dask_executor(scheduler) as executor, \
+            tqdm(unit="deal", desc="DD tables", file=sys.stderr, disable=not show_bar,
+                 leave=False) as bar:
         try:
             report = analyse_games(games, threads=threads, check=check,
                                    progress=lambda _t: bar.update(1), format=kind,
-                                   source=games[0].source, newline=newline)
+                                   source=games[0].source, newline=newline,
+                                   executor=executor)
         except BridgeError as exc:
             raise _bridge_error(exc) from None
 
