@@ -16,10 +16,11 @@ Reproducible by construction: each table's four players are built afresh from
 so a table's result depends on nothing but the match, the board and the table - not on the
 order in which tables run, the number of worker processes or the machines of a Dask
 cluster.  A computer player's time budget is the one thing that would let the machine's load
-change a decision, so in a reproducible match (the default) every computer solves all of
-its layouts (``min_samples`` raised to ``max(samples, lead_samples)``); ``timed=True`` keeps
-the budgets instead.  Solver threads (``threads``) and table memory (``memory_mb``) never
-change a result (the solver is exact).
+change a decision, so in a reproducible match (the default) every computer plays without
+one (:data:`UNTIMED_SECONDS`; its decisions end by their number of layouts or their early
+stop, both independent of the clock); ``timed=True`` keeps the budgets instead.  Solver
+threads (``threads``) and table memory (``memory_mb``) never change a result (the solver is
+exact).
 
 Resumable: with a journal (a JSON-lines file), every finished table is appended to it,
 flushed and ``fsync``-ed before the next one is recorded, so a run killed at any moment
@@ -46,6 +47,7 @@ Documentation: ``docs/matches.md``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import json
@@ -82,6 +84,9 @@ RESULT_NEUTRAL_OPTIONS = frozenset(["threads", "memory_mb"])
 JOURNAL_KIND = "ddsolver-ai match"
 JOURNAL_VERSION = 1
 _HEADER_START = b'{"journal":'
+
+#: The time budget of a computer in a reproducible match, in seconds: a year, never reached.
+UNTIMED_SECONDS = 365 * 24 * 3600.0
 
 #: Seconds to wait for a Dask scheduler to answer.
 DASK_CONNECT_TIMEOUT = 30
@@ -243,17 +248,14 @@ class PlayerConfig:
             raise MatchError(f"{self.player}: unknown option: {exc}") from None
         except ValueError as exc:
             raise MatchError(f"{self.player}: {exc}") from None
-        if not timed:
-            settings = settings.with_(
-                min_samples=max(settings.samples, settings.lead_samples, settings.min_samples))
-        return settings
+        return settings if timed else _untimed(settings)
 
     def build(self, seed: str, *, timed: bool = False, threads: Optional[int] = None):
         """A new player of this configuration.
 
         :param seed: the seed text of the player's table and seat.
-        :param timed: keep a computer's time budget (results then depend on the machine's
-            speed and load); by default every layout is solved.
+        :param timed: keep a computer's time budgets (results then depend on the machine's
+            speed and load); by default they are lifted (:data:`UNTIMED_SECONDS`).
         :param threads: solver threads of a computer whose options do not set them.
         :raises MatchError: if the class cannot be loaded or refuses the options.
         """
@@ -271,6 +273,27 @@ class PlayerConfig:
         except Exception as exc:  # a user's class: any failure is reported as such
             raise MatchError(f"cannot build player {self.label}: "
                              f"{type(exc).__name__}: {exc}") from exc
+
+
+def _untimed(settings):
+    """``settings`` with every time cap lifted (:data:`UNTIMED_SECONDS`): the decision's
+    time budgets and, for the ``"auction"`` sampler, its time caps.  What is left to end a
+    decision - the number of layouts and the early stops on the layouts solved so far -
+    does not depend on the clock."""
+    from ai.sampling import SamplingSettings
+
+    changes: Dict[str, Any] = {}
+    names = {f.name for f in dataclasses.fields(settings)}
+    for name in ("time_budget", "lead_time_budget"):
+        if name in names:
+            changes[name] = UNTIMED_SECONDS
+    if settings.method == "auction":
+        sampling = dict(settings.sampling)
+        for f in dataclasses.fields(SamplingSettings):
+            if f.name in ("max_seconds", "bid_seconds", "play_seconds"):
+                sampling[f.name] = None
+        changes["sampling"] = tuple(sorted(sampling.items()))
+    return settings.with_(**changes)
 
 
 # ---------------------------------------------------------------------------------------

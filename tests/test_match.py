@@ -25,6 +25,7 @@ from ai.bidding import StandardAmerican
 from ai.cli import main as ai_main
 from ai.game import BoardResult, pbn_note_text
 from ai.match import (
+    UNTIMED_SECONDS,
     BoardOutcome,
     JournalError,
     MatchBoard,
@@ -42,6 +43,7 @@ from ai.match import (
     run_match,
     seeded_boards,
 )
+from ai.robot import LEVELS
 from ddsolver.deal import random_deals
 from ddsolver.pbn import read_pbn
 from ddsolver.scoring import Contract
@@ -104,12 +106,21 @@ def test_configuration_label_and_identity_leave_out_result_neutral_options():
     c = PlayerConfig.parse("hard", {"threads": 2, "samples": 64, "memory_mb": 32})
     assert c.label == "hard(samples=64)"
     assert c.identity() == {"player": "hard", "options": {"samples": 64}}
-    # a reproducible computer solves every layout whatever the time budget
+    # a reproducible computer has no time budget; the rest of its settings are the level's
     settings = c._computer_settings()
-    assert settings.samples == 64 and settings.min_samples == 64
-    assert settings.threads == 2
-    from ai.robot import LEVELS
-    assert c._computer_settings(timed=True).min_samples == LEVELS["hard"].min_samples
+    assert settings.samples == 64 and settings.threads == 2
+    assert settings.time_budget == settings.lead_time_budget == UNTIMED_SECONDS
+    hard = LEVELS["hard"]
+    assert settings.with_(time_budget=hard.time_budget, lead_time_budget=hard.lead_time_budget,
+                          threads=None) == hard.with_(samples=64, memory_mb=32)
+    assert c._computer_settings(timed=True) == hard.with_(samples=64, threads=2, memory_mb=32)
+    # nor time caps in the auction sampler (those the user set are lifted too)
+    c = PlayerConfig.parse("easy", {"method": "auction", "sampling": {"play_seconds": 0.5,
+                                                                      "play_weights": True}})
+    assert dict(c._computer_settings().sampling) == {
+        "max_seconds": None, "bid_seconds": None, "play_seconds": None, "play_weights": True}
+    assert dict(c._computer_settings(timed=True).sampling) == {"play_seconds": 0.5,
+                                                               "play_weights": True}
 
 
 # -- a match ----------------------------------------------------------------------------------
