@@ -1,0 +1,766 @@
+"""Terminal play: a Chicago match or the boards of the day against the computer.
+
+The ``ddsolver-play`` command (also ``python -m ai.tui``).  The human sits South with a
+computer partner North against two computer opponents, and plays North's cards too whenever
+North-South win the contract (``spec/game.md``).  The screen fits an 80 x 24 terminal: the
+board's header and running score, the hands the human may see, the auction, the contract,
+the current trick and the tricks won; one prompt line takes calls, cards and commands.
+Rendering uses `rich <https://rich.readthedocs.io>`_; input is line based, so the game runs
+in any terminal, over ssh, and under tmux (the tests drive it there).
+
+Commands (``?`` shows them): a call (``1NT``, ``2h``, ``p``, ``x``, ``xx``), a card (``SA``,
+``h10``, ``Q`` when only one legal queen, Enter when only one legal card), ``e`` /
+``e N`` / ``e 2C`` explain the last call / the N-th call / a call, ``auction`` the whole
+auction with explanations, ``h`` a suggestion (easy level), ``claim`` / ``claim N`` claim
+all / N of the remaining tricks, ``quit`` save and leave.  Ctrl-C or Ctrl-D also save and
+leave; the next start offers to resume.  An illegal call or card, or anything unreadable,
+gets a message and a new prompt.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import textwrap
+from typing import Callable, List, Optional
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from ai.chicago import (
+    BoardSeries,
+    ChicagoMatch,
+    SavedGameError,
+    close_table,
+    computer_table,
+)
+from ai.daily import (
+    DailyBoards,
+    DuplicateEntryError,
+    Leaderboard,
+    LeaderboardError,
+    default_data_dir,
+    load_game,
+    local_today,
+)
+from ai.game import BoardResult, TableEvent
+from ai.players import Claim, SeatView
+from ddsolver.auction import Auction, Call
+from ddsolver.cards import Card, Strain, Suit
+from ddsolver.deal import Hand
+from ddsolver.errors import BridgeError
+from ddsolver.table import Seat, Side
+
+__all__ = ["HumanPlayer", "Screen", "TerminalGame", "main"]
+
+LEVELS = ("easy", "medium", "hard")
+WIDTH = 80
+
+_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_UNICODE = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_ASCII = {Suit.SPADES: "S", Suit.HEARTS: "H", Suit.DIAMONDS: "D", Suit.CLUBS: "C"}
+_RANKS = "..23456789TJQKA"
+_NAMES = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
+_VUL = {"None": "none vulnerable", "NS": "N-S vulnerable", "EW": "E-W vulnerable",
+        "All": "both vulnerable"}
+
+HELP = """\
+Calls: 1C..7NT (1c, 1n, 3nt...), p = pass, x = double, xx = redouble.
+Cards: SA, h10, DT, cq; a rank alone (Q) when it names one legal card; Enter when
+only one card is legal.   e = explain the last call, e N = the N-th call, e 2C = a
+call;  auction = every call explained;  h = a suggestion (easy level);  claim =
+claim all remaining tricks, claim N = N of them;  quit (or Ctrl-C) = save and leave."""
+
+
+class QuitGame(Exception):
+    """The human asked to leave (``quit``, Ctrl-D): save and stop."""
+
+
+# --------------------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------------------
+
+class Screen:
+    """Writes whole screens to a :class:`rich.console.Console` and reads answers.
+
+    :param console: where to draw (default: the terminal).
+    :param reader: a function ``prompt -> line`` (default: the console's ``input``).
+    :param ascii: write suits as ``S H D C`` (default: when the console cannot encode
+        ``♠``).
+    """
+
+    def __init__(self, console: Optional[Console] = None,
+                 reader: Optional[Callable[[str], str]] = None, ascii: Optional[bool] = None):
+        self.console = console or Console(highlight=False)
+        self.reader = reader
+        if ascii is None:
+            try:
+                "♠♥♦♣".encode(self.console.encoding or "ascii")
+                ascii = False
+            except (UnicodeEncodeError, LookupError):
+                ascii = True
+        self.suit = _ASCII if ascii else _UNICODE
+
+    # -- text of things --------------------------------------------------------------------
+    def card(self, card: Card) -> str:
+        return f"{self.suit[card.suit]}{_RANKS[card.rank]}"
+
+    def hand(self, hand: Optional[Hand]) -> str:
+        if hand is None:
+            return ""
+        parts = []
+        for s in _SUITS:
+            ranks = "".join(_RANKS[c.rank] for c in sorted(
+                (c for c in hand if c.suit == s), key=lambda c: -c.rank))
+            parts.append(f"{self.suit[s]}{ranks or '-'}")
+        return " ".join(parts)
+
+    def strain(self, strain: Strain) -> str:
+        return "NT" if strain == Strain.NOTRUMP else self.suit[Suit(int(strain))]
+
+    def call(self, call) -> str:
+        if call.is_bid:
+            return f"{call.level}{self.strain(call.strain)}"
+        return str(call)
+
+    def contract(self, contract) -> str:
+        if contract is None:
+            return "passed out"
+        x = {0: "", 1: " doubled", 2: " redoubled"}[contract.doubled]
+        who = "" if contract.declarer is None else f" by {_NAMES[contract.declarer]}"
+        return f"{contract.level}{self.strain(contract.strain)}{x}{who}"
+
+    def text(self, s: str) -> str:
+        """Suit symbols of explanations in this screen's alphabet."""
+        if self.suit is _ASCII:
+            for suit, sym in _UNICODE.items():
+                s = s.replace(sym, _ASCII[suit])
+        return s
+
+    # -- drawing --------------------------------------------------------------------------
+    def show(self, lines: List[str], clear: bool = True) -> None:
+        if clear:
+            self.console.clear()
+        for line in lines:
+            out = escape(line)
+            if self.suit is _UNICODE:
+                out = out.replace("♥", "[red]♥[/red]").replace("♦", "[red]♦[/red]")
+            self.console.print(out, soft_wrap=True)
+
+    def ask(self, prompt: str) -> str:
+        try:
+            if self.reader is not None:
+                return self.reader(prompt)
+            return self.console.input(prompt)
+        except EOFError:
+            raise QuitGame from None
+
+    @staticmethod
+    def wrap(text: str, indent: str = "") -> List[str]:
+        return textwrap.wrap(text, WIDTH - 1, subsequent_indent=indent) or [""]
+
+
+def auction_lines(screen: Screen, dealer: Seat, calls, to_act: Optional[Seat]) -> List[str]:
+    """The auction as a table with columns West North East South."""
+    order = [Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH]
+    cells = [""] * order.index(dealer) + [screen.call(c) for c in calls]
+    if to_act is not None:
+        cells.append("?")
+    lines = ["  " + "".join(f"{_NAMES[s]:<8}" for s in order)]
+    for i in range(0, max(len(cells), 1), 4):
+        lines.append("  " + "".join(f"{c:<8}" for c in cells[i:i + 4]).rstrip())
+    return lines
+
+
+def _pad(line: str, col: int, text: str) -> str:
+    if len(line) < col:
+        line += " " * (col - len(line))
+    return line[:col] + text + line[col + len(text):]
+
+
+# --------------------------------------------------------------------------------------
+# The human
+# --------------------------------------------------------------------------------------
+
+class HumanPlayer:
+    """The human at the table (a :class:`~ai.players.Player`): draws the view it is given
+    and asks for a call or a card until it gets a legal one.
+
+    :param screen: the :class:`Screen`.
+    :param header: a function giving the lines above the table (board, running score).
+    :param system: the bidding system (explanations, suggestions).
+    :param level: the computers' strength; ``"easy"`` shows suggestions.
+    """
+
+    def __init__(self, screen: Screen, header: Callable[[], List[str]], system,
+                 level: str = "medium"):
+        self.screen = screen
+        self.header = header
+        self.system = system
+        self.level = level
+        self.messages: List[str] = []
+        self._card_hinter = None
+        self.last_trick: Optional[str] = None
+
+    # -- the table tells us things (public information only) ------------------------------
+    def observe(self, event: TableEvent) -> None:
+        s = self.screen
+        if event.kind == "card" and event.trick_winner is not None:
+            trick = event.progress.play[-4:]
+            self.last_trick = (", ".join(f"{s.card(c)} {seat.letter}" for seat, c in trick)
+                               + f" - {_NAMES[event.trick_winner]} won")
+        elif event.kind == "claim_refused":
+            self.messages.append(f"{_NAMES[event.seat]}'s claim of {event.tricks} trick(s) "
+                                 f"does not hold against every defence: play goes on.")
+        elif event.kind == "claim":
+            self.messages.append(f"{_NAMES[event.seat]} claimed {event.tricks} of the "
+                                 f"remaining tricks: accepted.")
+
+    def new_board(self) -> None:
+        self.messages = []
+        self.last_trick = None
+
+    # -- explanations ------------------------------------------------------------------------
+    def _explain(self, view: SeatView, arg: str) -> List[str]:
+        calls, exps = view.calls, view.explanations or ()
+        s = self.screen
+        if not calls and not arg:
+            return ["No call has been made yet."]
+        if not arg:
+            i = len(calls) - 1
+        elif arg.isdigit():
+            i = int(arg) - 1
+            if not 0 <= i < len(calls):
+                return [f"There is no call number {arg}: the auction has {len(calls)}."]
+        else:
+            try:
+                call = Call.from_str(arg)
+            except BridgeError:
+                return [f"'{arg}' is neither a call nor a call number."]
+            found = [k for k, c in enumerate(calls) if c == call]
+            if found:
+                i = found[-1]
+            elif not view.auction_finished:
+                try:
+                    exp = self.system.explain(view.auction, call)
+                except BridgeError as exc:
+                    return [f"{s.call(call)} is not legal now: {exc}."]
+                return s.wrap(f"If you bid {s.call(call)} now: {s.text(exp.text)}", "  ")
+            else:
+                return [f"{s.call(call)} was not called in this auction."]
+        seat = view.dealer.next(i)
+        text = s.text(exps[i].text) if i < len(exps) else "(no explanation)"
+        return s.wrap(f"Call {i + 1}: {_NAMES[seat]} {s.call(calls[i])} - {text}", "  ")
+
+    def _whole_auction(self, view: SeatView) -> List[str]:
+        s = self.screen
+        out = []
+        exps = view.explanations or ()
+        start = max(0, len(view.calls) - 12)
+        for i in range(start, len(view.calls)):
+            text = s.text(exps[i].text) if i < len(exps) else ""
+            line = f"{i + 1:>2} {_NAMES[view.dealer.next(i)]:<5} {s.call(view.calls[i]):<5} {text}"
+            out.append(line[:WIDTH - 1])
+        return out or ["No call has been made yet."]
+
+    # -- the auction --------------------------------------------------------------------------
+    def call(self, view: SeatView) -> Call:
+        s = self.screen
+        hint = None
+        if self.level == "easy":
+            hint = self.system.hint(view.original_hand, view.auction, view.vulnerability)
+        while True:
+            lines = self.header() + [""]
+            lines.append(f"Your hand (South): {s.hand(view.original_hand)}   "
+                         f"({view.original_hand.hcp} HCP)")
+            lines.append("")
+            lines += auction_lines(s, view.dealer, view.calls, view.seat)
+            lines.append("")
+            if view.calls:
+                lines += self._explain(view, "")
+            if hint is not None:
+                lines += s.wrap(f"Suggested: {s.call(hint.call)} - "
+                                f"{s.text(hint.explanation.text)}", "  ")
+            lines += self.messages
+            self.messages = []
+            s.show(lines)
+            answer = s.ask("Your call (? for help): ").strip()
+            word, _, arg = answer.partition(" ")
+            low = word.lower()
+            if low in ("?", "help"):
+                self.messages = HELP.splitlines()
+            elif low == "quit":
+                raise QuitGame
+            elif low in ("e", "explain"):
+                self.messages = self._explain(view, arg.strip())
+            elif low == "auction":
+                self.messages = self._whole_auction(view)
+            elif low in ("h", "hint"):
+                if hint is None:
+                    self.messages = ["Suggestions are given at the easy level only."]
+            elif not answer:
+                self.messages = ["Type a call (1C..7NT, p, x, xx) or ? for help."]
+            else:
+                try:
+                    call = Call.from_str(answer)
+                except BridgeError:
+                    self.messages = [f"'{answer[:30]}' is not a call. Type ? for help."]
+                    continue
+                if not view.auction.is_legal(call):
+                    self.messages = [f"{s.call(call)} is not legal now"
+                                     f"{self._why_illegal(view.auction, call)}."]
+                    continue
+                return call
+
+    @staticmethod
+    def _why_illegal(auction: Auction, call: Call) -> str:
+        try:
+            auction.copy().add(call)
+        except BridgeError as exc:
+            m = re.search(r"illegal at call \d+: (.*?)(?: \(auction so far.*)?$", str(exc))
+            return f": {m.group(1) if m else exc}"
+        return ""
+
+    # -- the play -----------------------------------------------------------------------------
+    def _table_lines(self, view: SeatView) -> List[str]:
+        s = self.screen
+        declarer, dummy = view.declarer, view.dummy
+        mine = view.seat
+        lines = [""] * 8
+
+        def label(seat: Seat) -> str:
+            role = ""
+            if seat == declarer:
+                role = " (declarer)"
+            elif seat == dummy:
+                role = " (dummy)"
+            you = " - you" if seat == Seat.SOUTH else ""
+            return f"{_NAMES[seat]}{role}{you}"
+
+        def cards(seat: Seat) -> str:
+            if seat == mine:
+                return s.hand(view.hand)
+            if seat == dummy and view.dummy_hand is not None:
+                return s.hand(view.dummy_hand)
+            n = view.cards_held(seat)
+            return f"({n} card{'' if n == 1 else 's'})"
+
+        lines[0] = _pad(lines[0], 24, label(Seat.NORTH))
+        lines[1] = _pad(lines[1], 24, cards(Seat.NORTH))
+        lines[3] = _pad(lines[3], 0, label(Seat.WEST))
+        lines[3] = _pad(lines[3], 52, label(Seat.EAST))
+        lines[4] = _pad(lines[4], 0, cards(Seat.WEST))
+        lines[4] = _pad(lines[4], 52, cards(Seat.EAST))
+        lines[6] = _pad(lines[6], 24, label(Seat.SOUTH))
+        lines[7] = _pad(lines[7], 24, cards(Seat.SOUTH))
+        where = {Seat.NORTH: (2, 31), Seat.WEST: (3, 27), Seat.EAST: (3, 35),
+                 Seat.SOUTH: (5, 31)}
+        for seat, c in view.current_trick:
+            row, col = where[seat]
+            lines[row] = _pad(lines[row], col, s.card(c))
+        return [ln.rstrip() for ln in lines]
+
+    def play_lines(self, view: SeatView) -> List[str]:
+        s = self.screen
+        c = view.contract
+        side = "N-S" if c.declarer.side == Side.NS else "E-W"
+        ns = sum(1 for w in view.trick_winners if w.side == Side.NS)
+        ew = len(view.trick_winners) - ns
+        lines = self.header()
+        lines.append(f"Contract {s.contract(c)}: {side} need {c.tricks_needed} tricks.  "
+                     f"Tricks N-S {ns}, E-W {ew}")
+        lines.append("")
+        lines += self._table_lines(view)
+        lines.append("")
+        calls = " ".join(s.call(x) for x in view.calls)
+        lines += s.wrap(f"Auction ({_NAMES[view.dealer]} dealt): {calls}", "  ")[:2]
+        if self.last_trick:
+            lines.append(f"Last trick: {self.last_trick}")
+        return lines
+
+    def card(self, view: SeatView):
+        s = self.screen
+        to_play = view.to_play
+        who = _NAMES[to_play] + (" (dummy)" if to_play == view.dummy else "")
+        legal = view.legal_cards
+        while True:
+            lines = self.play_lines(view) + self.messages
+            self.messages = []
+            s.show(lines)
+            legal_text = " ".join(p for p in s.hand(Hand(legal)).split()
+                                  if not p.endswith("-"))
+            answer = s.ask(f"Card from {who} [{legal_text}] (? help): ").strip()
+            word, _, arg = answer.partition(" ")
+            low = word.lower()
+            if low in ("?", "help"):
+                self.messages = HELP.splitlines()
+            elif low == "quit":
+                raise QuitGame
+            elif low in ("e", "explain"):
+                self.messages = self._explain(view, arg.strip())
+            elif low == "auction":
+                self.messages = self._whole_auction(view)
+            elif low in ("h", "hint"):
+                self.messages = self._card_hint(view)
+            elif low == "claim":
+                left = 13 - len(view.played) // 4
+                if not arg.strip():
+                    return Claim(left)
+                if not arg.strip().isdigit() or int(arg) > left:
+                    self.messages = [f"Claim how many of the {left} remaining tricks? "
+                                     f"(claim, or claim 0..{left})"]
+                    continue
+                return Claim(int(arg))
+            elif not answer:
+                if len(legal) == 1:
+                    return legal[0]
+                self.messages = ["Type a card (SA, h10, Q...) or ? for help."]
+            else:
+                card = self._read_card(answer, legal)
+                if isinstance(card, Card):
+                    return card
+                self.messages = [card]
+
+    def _read_card(self, text: str, legal) -> "Card | str":
+        s = self.screen
+        t = text.strip().upper().replace("10", "T")
+        if len(t) == 1 and t in _RANKS[2:]:
+            matches = [c for c in legal if _RANKS[c.rank] == t]
+            if len(matches) == 1:
+                return matches[0]
+            if not matches:
+                return f"You have no legal card of rank {t}."
+            return f"Which {t}? Give the suit too (e.g. {s.card(matches[0])})."
+        try:
+            card = Card.from_str(text.strip().replace("10", "T"))
+        except BridgeError:
+            return f"'{text[:30]}' is not a card. Type ? for help."
+        if card in legal:
+            return card
+        held = {c.suit for c in legal}
+        if len(held) == 1 and card.suit not in held:
+            suit = next(iter(held))
+            return f"You must follow suit: play a {s.suit[suit]}."
+        return f"{s.card(card)} is not yours to play here."
+
+    def _card_hint(self, view: SeatView) -> List[str]:
+        if self.level != "easy":
+            return ["Suggestions are given at the easy level only."]
+        if self._card_hinter is None:
+            from ai.robot import ComputerPlayer
+            self._card_hinter = ComputerPlayer("easy", threads=1)
+        choice = self._card_hinter.hint(view)
+        return [f"Suggested: {self.screen.card(choice.card)}"]
+
+    def close(self) -> None:
+        if self._card_hinter is not None:
+            self._card_hinter.close()
+
+
+# --------------------------------------------------------------------------------------
+# The game around it
+# --------------------------------------------------------------------------------------
+
+class TerminalGame:
+    """One session at the terminal: plays ``game`` (a Chicago match or the boards of the
+    day) to its end or until the human leaves; the game is saved after every call and card.
+
+    :param game: the :class:`~ai.chicago.ChicagoMatch` or :class:`~ai.daily.DailyBoards`.
+    :param screen: the :class:`Screen`.
+    :param level: the computers' strength.
+    :param seed: seeds the computers (reproducible games), or ``None``.
+    :param leaderboard: the leaderboard file for the boards of the day (``None``: the
+        default one).
+    :param computer_settings: overrides of the computers' settings (e.g. ``threads=1``).
+    """
+
+    def __init__(self, game: BoardSeries, screen: Screen, *, level: str = "medium",
+                 seed=None, leaderboard=None, pbn: Optional[str] = None,
+                 computer_settings: Optional[dict] = None):
+        self.game = game
+        self.screen = screen
+        self.level = level
+        self.seed = seed
+        self.leaderboard = leaderboard
+        self.pbn = pbn
+        self.computer_settings = dict(computer_settings or {})
+        self.human = HumanPlayer(screen, self.header, game.system, level)
+
+    # -- text -------------------------------------------------------------------------------
+    def title(self) -> str:
+        g = self.game
+        if isinstance(g, DailyBoards):
+            return f"Boards of the day {g.date}"
+        return "Chicago"
+
+    def header(self) -> List[str]:
+        g = self.game
+        if g.is_finished:
+            return [self.title()]
+        vul = _VUL[g.vulnerability.pbn]
+        lines = [f"{self.title()} - board {g.board_number} of 4 - {_NAMES[g.dealer]} "
+                 f"deals - {vul}"]
+        lines.append(self.score_line())
+        return lines
+
+    def score_line(self) -> str:
+        g = self.game
+        if isinstance(g, ChicagoMatch):
+            ns, ew = g.totals
+            pn, pe = g.score.part_scores
+            return f"Score N-S {ns}, E-W {ew}; part-scores N-S {pn}, E-W {pe}"
+        return f"Your total so far: {g.total:+d}" if g.results else "Your total so far: 0"
+
+    def board_summary(self, r: BoardResult) -> List[str]:
+        s = self.screen
+        g = self.game
+        number = g.score.boards[-1].board if isinstance(g, ChicagoMatch) else len(g.results)
+        lines = [f"{self.title()} - board {number} of 4 is over", ""]
+        if r.passed_out:
+            lines.append("All four players passed: the board is passed out.")
+            if isinstance(g, ChicagoMatch):
+                lines.append("The same dealer deals again.")
+        else:
+            lines.append(f"{s.contract(r.contract)}: declarer's side took {r.tricks} "
+                         f"tricks ({r.result_text}).")
+            if r.claim is not None:
+                lines.append(f"{_NAMES[r.claim[0]]} claimed {r.claim[1]} of the remaining "
+                             f"tricks.")
+            if isinstance(g, ChicagoMatch):
+                ns, ew = g.board_points()[-1]
+                lines.append(f"Chicago points: N-S {ns}, E-W {ew}.")
+            else:
+                lines.append(f"Score for N-S: {r.score:+d}.")
+        lines.append("")
+        lines.append(f"{'':>22}North  {s.hand(r.deal[Seat.NORTH])}")
+        lines.append(f"West  {s.hand(r.deal[Seat.WEST]):<32} East  "
+                     f"{s.hand(r.deal[Seat.EAST])}")
+        lines.append(f"{'':>22}South  {s.hand(r.deal[Seat.SOUTH])}")
+        lines.append("")
+        calls = " ".join(s.call(x) for x in r.calls)
+        lines += s.wrap(f"Auction ({_NAMES[r.dealer]} dealt): {calls}", "  ")[:3]
+        lines.append("")
+        lines.append(self.score_line())
+        return lines
+
+    def final_lines(self) -> List[str]:
+        g = self.game
+        s = self.screen
+        lines = [f"{self.title()} - finished", ""]
+        for i, r in enumerate(g.results):
+            if isinstance(g, ChicagoMatch):
+                ns, ew = g.board_points()[i]
+                pts = f"N-S {ns:>4}  E-W {ew:>4}"
+                number = g.score.boards[i].board
+            else:
+                pts = f"N-S {r.score:+5d}"
+                number = i + 1
+            what = "passed out" if r.passed_out else \
+                f"{s.contract(r.contract):<22} {r.result_text}"
+            lines.append(f"  Board {number}: {what:<34} {pts}")
+        lines.append("")
+        if isinstance(g, ChicagoMatch):
+            ns, ew = g.totals
+            lines.append(f"Totals: N-S {ns}, E-W {ew}.")
+            lines.append(f"Your final score: {g.final_score()} "
+                         f"(your side's points minus theirs, never below zero).")
+        else:
+            lines.append(f"Your score today: {g.total:+d}")
+        return lines
+
+    # -- running ---------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end.  Returns the exit status: 0 finished or left with ``quit``,
+        130 after Ctrl-C (the game saved either way)."""
+        players = None
+        try:
+            players = computer_table(self.human, level=self.level, seed=self.seed,
+                                     **self.computer_settings)
+            while not self.game.is_finished:
+                self.human.new_board()
+                result = self.game.play(players, observer=self.human.observe)
+                self.screen.show(self.board_summary(result) + self.human.messages)
+                if not self.game.is_finished:
+                    answer = self.screen.ask("Press Enter for the next board "
+                                             "(quit to stop; the match is saved): ")
+                    if answer.strip().lower() == "quit":
+                        raise QuitGame
+                else:
+                    self.screen.ask("Press Enter to see the final score: ")
+            self.finish()
+            return 0
+        except QuitGame:
+            self.game.save()
+            self.screen.console.print(f"\nSaved to {self.game.path}. Run the same command "
+                                      f"again to resume.")
+            return 0
+        except KeyboardInterrupt:
+            self.game.save()
+            self.screen.console.print(f"\nInterrupted. Saved to {self.game.path}. Run the "
+                                      f"same command again to resume.")
+            return 130
+        finally:
+            if players is not None:
+                close_table(players)
+            self.human.close()
+
+    def finish(self) -> None:
+        lines = self.final_lines()
+        g = self.game
+        if self.pbn:
+            try:
+                with open(self.pbn, "w", encoding="latin-1", newline="") as fh:
+                    fh.write(g.to_pbn())
+                lines.append(f"The boards are in {self.pbn} (PBN).")
+            except OSError as exc:
+                lines.append(f"Could not write {self.pbn}: {exc}")
+        if isinstance(g, DailyBoards):
+            lines.append("")
+            lines += self.record_daily()
+        self.screen.show(lines)
+
+    def record_daily(self) -> List[str]:
+        g = self.game
+        name = g.settings.get("name")
+        if g.settings.get("practice") or not name:
+            return ["Practice: the result is not on the leaderboard."]
+        out = []
+        try:
+            with Leaderboard(self.leaderboard) as lb:
+                try:
+                    lb.record(name, g.date, g.total, g.result_texts())
+                    out.append(f"Leaderboard entry: {name}, {g.date}, {g.total:+d}.")
+                except DuplicateEntryError:
+                    out.append(f"{name} already has an entry for {g.date}; this game is "
+                               f"not recorded.")
+                entries = lb.day(g.date)
+                rank = lb.rank(name, g.date)
+        except LeaderboardError as exc:
+            return [f"The leaderboard cannot be used: {exc}"]
+        out.append(f"Your place: {rank} of {len(entries)}.")
+        for i, e in enumerate(entries[:6]):
+            out.append(f"  {i + 1}. {e.name[:20]:<20} {e.score:+6d}")
+        return out
+
+
+# --------------------------------------------------------------------------------------
+# The command
+# --------------------------------------------------------------------------------------
+
+def _ask_yes(screen: Screen, question: str, default: bool) -> bool:
+    while True:
+        answer = screen.ask(question + (" [Y/n] " if default else " [y/N] ")).strip().lower()
+        if not answer:
+            return default
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("n", "no"):
+            return False
+
+
+def _ask_name(screen: Screen) -> str:
+    from ai.daily import _check_name
+    while True:
+        answer = screen.ask("Your name for the leaderboard: ")
+        try:
+            return _check_name(answer)
+        except LeaderboardError as exc:
+            screen.console.print(str(exc))
+
+
+def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
+              new: bool, screen: Screen, leaderboard=None, date=None) -> Optional[BoardSeries]:
+    """The game to play: the saved one when the human wants to resume it, else a new one
+    (saved to ``save``).  ``None`` when the human declines to play."""
+    saved = None
+    if os.path.exists(save) and not new:
+        try:
+            saved = load_game(save)
+        except SavedGameError as exc:
+            screen.console.print(f"The saved game cannot be used ({exc}); starting a new "
+                                 f"one.")
+        if saved is not None and saved.is_finished:
+            saved = None
+    if daily:
+        today = (date or local_today()).isoformat()
+        if isinstance(saved, DailyBoards) and saved.date == today and (
+                name is None or saved.settings.get("name") == name):
+            if _ask_yes(screen, f"Resume today's boards ({len(saved.results)} of 4 "
+                                f"played)?", True):
+                return saved
+        name = name or _ask_name(screen)
+        practice = False
+        try:
+            with Leaderboard(leaderboard) as lb:
+                mine = lb.entry(name, today)
+        except LeaderboardError as exc:
+            screen.console.print(f"The leaderboard cannot be used: {exc}")
+            mine = None
+        if mine is not None:
+            screen.console.print(f"{name} has played today's boards already "
+                                 f"(score {mine.score:+d}).")
+            if not _ask_yes(screen, "Play them again for practice (not recorded)?", False):
+                return None
+            practice = True
+        return DailyBoards(today, settings={"name": name, "practice": practice,
+                                            "level": "medium"}, path=save)
+    if isinstance(saved, ChicagoMatch):
+        ns, ew = saved.totals
+        if _ask_yes(screen, f"Resume the saved Chicago match (board {saved.board_number} "
+                            f"of 4, N-S {ns}, E-W {ew})?", True):
+            return saved
+    return ChicagoMatch(seed, settings={"level": level}, path=save)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--daily", is_flag=True,
+              help="Play the boards of the day (medium computers, leaderboard).")
+@click.option("--level", type=click.Choice(LEVELS), default="medium", show_default=True,
+              help="The computers' strength in a Chicago match (easy shows suggestions).")
+@click.option("--name", help="Your name on the leaderboard (asked when missing).")
+@click.option("--seed", type=int, help="Seed for the deals and the computers "
+                                       "(a reproducible match).")
+@click.option("--save", "save", type=click.Path(dir_okay=False),
+              help="The saved-game file (default: in the user's data directory).")
+@click.option("--leaderboard", type=click.Path(dir_okay=False),
+              help="The leaderboard file (default: in the user's data directory).")
+@click.option("--pbn", type=click.Path(dir_okay=False),
+              help="Write the boards played to this PBN file at the end.")
+@click.option("--new", is_flag=True, help="Start a new game even if one is saved.")
+@click.option("--ascii", "ascii_", is_flag=True, help="Suits as S H D C.")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="Solver threads per computer (default: all cores).")
+@click.version_option(package_name="ddsolver")
+def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads):
+    """Play contract bridge against the computer: a four-board Chicago match, or the
+    boards of the day for the leaderboard.  You sit South; when your side wins the
+    contract you play North's cards too.  Type ? during play for help; Ctrl-C saves."""
+    screen = Screen(ascii=True if ascii_ else None)
+    if save is None:
+        save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
+    try:
+        game = open_game(daily=daily, level=level, seed=seed, save=save, name=name,
+                         new=new, screen=screen, leaderboard=leaderboard)
+    except (QuitGame, KeyboardInterrupt):
+        screen.console.print("\nBye.")
+        sys.exit(0)
+    if game is None:
+        sys.exit(0)
+    if isinstance(game, DailyBoards):
+        level = "medium"
+    else:
+        level = game.settings.get("level", level)
+        if level not in LEVELS:
+            level = "medium"
+    settings = {} if threads is None else {"threads": threads}
+    computers_seed = f"daily:{game.date}" if isinstance(game, DailyBoards) else game.seed
+    code = TerminalGame(game, screen, level=level, seed=computers_seed,
+                        leaderboard=leaderboard, pbn=pbn,
+                        computer_settings=settings).run()
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main(prog_name="ddsolver-play")

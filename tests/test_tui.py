@@ -1,0 +1,315 @@
+"""Tests of ai.tui: the terminal game, driven by a scripted reader and, end to end, in tmux."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from rich.console import Console
+
+from ai.chicago import ChicagoMatch
+from ai.daily import DailyBoards, Leaderboard
+from ai.tui import Screen, TerminalGame, open_game
+from ddsolver.cards import Card
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Board 1 (North deals): North opens 1NT; South (the human) then East pass... see below.
+DEAL_NORTH_DECLARES = "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+FAST = {"threads": 1, "time_budget": 0.05}
+
+
+class Driver:
+    """A scripted human: answers prompts from ``plan`` (a list of answers, or callables
+    ``prompt -> answer``) and then by a default strategy (pass; the first legal card;
+    Enter); keeps every screen it was shown with its prompt."""
+
+    def __init__(self, plan=(), default_call="p"):
+        self.out = io.StringIO()
+        self.console = Console(file=self.out, width=80, force_terminal=False,
+                               color_system=None, highlight=False)
+        self.plan = list(plan)
+        self.default_call = default_call
+        self.screens = []          # (screen text, prompt, answer)
+        self._mark = 0
+
+    def __call__(self, prompt: str) -> str:
+        text = self.out.getvalue()[self._mark:]
+        if self.plan:
+            answer = self.plan.pop(0)
+            if callable(answer):
+                answer = answer(prompt)
+        else:
+            answer = self.default(prompt)
+        self.screens.append((text, prompt, answer))
+        if isinstance(answer, BaseException):
+            raise answer
+        self.console.print(prompt + answer)
+        self._mark = len(self.out.getvalue())
+        return answer
+
+    def default(self, prompt: str) -> str:
+        if prompt.startswith("Your call"):
+            return self.default_call
+        if prompt.startswith("Card from"):
+            return first_legal(prompt)
+        return ""
+
+    def screen(self) -> Screen:
+        return Screen(self.console, self, ascii=True)
+
+    def shown(self) -> str:
+        return self.out.getvalue()
+
+
+def first_legal(prompt: str) -> str:
+    legal = re.search(r"\[([^\]]*)\]", prompt).group(1).split()[0]
+    return legal[:2]
+
+
+def legal_cards(prompt: str):
+    out = []
+    for group in re.search(r"\[([^\]]*)\]", prompt).group(1).split():
+        out += [Card.from_str(group[0] + r) for r in group[1:]]
+    return out
+
+
+def test_bad_calls_get_a_message_and_a_new_prompt(tmp_path):
+    d = Driver(["9Z", "1C", "xx", "e 1", "e 2C", "auction", "?", "h", "", "p"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    tg = TerminalGame(game, d.screen(), level="medium", seed=1, computer_settings=FAST)
+    d.plan.append("quit")                         # at the first card: leave (saved)
+    assert tg.run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert "'9Z' is not a call" in said[1]
+    assert "1C is not legal now: insufficient bid: it must be higher than the last bid " \
+           "1NT" in said[2]
+    assert "XX is not legal now" in said[3]
+    assert "Call 1: North 1NT - 1NT opening; 15-17 HCP, balanced; non-forcing" in said[4]
+    assert "If you bid 2C now: Stayman: asks for a four-card major" in said[5]
+    assert " 1 North 1NT   1NT opening" in said[6] and " 2 East  Pass" in said[6]
+    assert "claim N = N of them" in said[7]
+    assert "Suggestions are given at the easy level only." in said[8]
+    assert "Type a call" in said[9]
+    # the auction went 1NT Pass Pass Pass: North declares and the human plays both hands
+    # (East led, dummy South is faced and plays second, from declarer North's view)
+    text, prompt, answer = d.screens[-1]
+    assert prompt.startswith("Card from South (dummy) [") and answer == "quit"
+    assert "North (declarer)" in text and "South (dummy) - you" in text
+    assert "Contract 1NT by North: N-S need 7 tricks." in text
+    saved = json.loads((tmp_path / "m.json").read_text())
+    assert saved["current"]["progress"]["calls"] == ["1NT", "Pass", "Pass", "Pass"]
+    assert len(saved["current"]["progress"]["play"]) == 1          # East's opening lead
+
+
+def test_bad_cards_and_claims_then_resume(tmp_path):
+    path = tmp_path / "m.json"
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=path)
+    d = Driver(["p"])
+
+    def wrong_card(prompt):
+        legal = legal_cards(prompt)
+        return next(str(c) for c in sorted(Card.from_str(s + r) for s in "SHDC"
+                                             for r in "AKQJT98765432") if c not in legal)
+
+    d.plan += ["ZZ", wrong_card, "claim 99", "claim x", "e", KeyboardInterrupt()]
+    tg = TerminalGame(game, d.screen(), seed=1, computer_settings=FAST)
+    assert tg.run() == 130                                  # Ctrl-C: saved
+    said = [s for s, _, _ in d.screens]
+    assert "'ZZ' is not a card" in said[2]
+    assert "is not yours to play here" in said[3] or "You must follow suit" in said[3]
+    assert "Claim how many of the 13 remaining tricks?" in said[4]
+    assert "Claim how many" in said[5]
+    assert "Call 4: West Pass" in said[6]
+    assert "Interrupted. Saved to" in d.shown()
+    back = ChicagoMatch.load(path)
+    assert back.progress.calls and len(back.progress.play) == 1
+    # resume: the human concedes the rest at once (claim 0 always holds)
+    d2 = Driver(["claim 0"], default_call="p")
+    d2.plan.append("quit")
+    assert TerminalGame(back, d2.screen(), seed=1, computer_settings=FAST).run() == 0
+    assert "North claimed 0 of the remaining tricks: accepted." in d2.shown()
+    r = ChicagoMatch.load(path).results[0]
+    assert r.claim == (r.declarer, 0) and r.tricks == 0 and r.result_text == "1NTN-7"
+
+
+def test_a_whole_chicago_match_at_the_terminal(tmp_path):
+    d = Driver()
+    game = ChicagoMatch(seed=11, path=tmp_path / "m.json", settings={"level": "easy"})
+    assert TerminalGame(game, d.screen(), level="easy", seed=11,
+                        computer_settings=FAST).run() == 0
+    shown = d.shown()
+    assert game.is_finished and "Chicago - finished" in shown
+    assert f"Your final score: {game.final_score()}" in shown
+    assert "Suggested: " in shown                                # easy level
+    for text, prompt, _ in d.screens:                             # 80 x 24
+        assert len(text.rstrip("\n").split("\n")) <= 23, text
+        assert max(len(x) for x in text.split("\n")) <= 80
+    # the running score: every summary shows the totals after the board
+    ns, ew = game.totals
+    assert f"Totals: N-S {ns}, E-W {ew}." in shown
+
+
+def test_the_boards_of_the_day_and_the_leaderboard(tmp_path):
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    d = Driver(["Ann"])
+    game = open_game(daily=True, level="easy", seed=None, save=save, name=None, new=False,
+                     screen=d.screen(), leaderboard=lb, date=date)
+    assert isinstance(game, DailyBoards) and game.settings["name"] == "Ann"
+    tg = TerminalGame(game, d.screen(), level="medium", seed=f"daily:{game.date}",
+                      leaderboard=lb, computer_settings=FAST,
+                      pbn=str(tmp_path / "day.pbn"))
+    assert tg.run() == 0
+    shown = d.shown()
+    assert f"Leaderboard entry: Ann, 2024-03-01, {game.total:+d}." in shown
+    assert "Your place: 1 of 1." in shown
+    with Leaderboard(lb) as board:
+        e = board.entry("Ann", "2024-03-01")
+    assert e.score == game.total and list(e.results) == game.result_texts()
+    from ddsolver import read_pbn
+    assert len(read_pbn(tmp_path / "day.pbn")) == 4
+    # the same name the same day: offered practice only, and declining leaves
+    d2 = Driver(["n"])
+    assert open_game(daily=True, level="easy", seed=None, save=str(tmp_path / "d2.json"),
+                     name="ann", new=False, screen=d2.screen(), leaderboard=lb,
+                     date=date) is None
+    assert "ann has played today's boards already" in d2.shown()
+
+
+# --------------------------------------------------------------------------------------
+# tmux: the real program in a real (virtual) terminal of 80 x 24
+# --------------------------------------------------------------------------------------
+
+TMUX = shutil.which("tmux")
+needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed: the terminal "
+                                                     "game's end-to-end test is skipped "
+                                                     "(apt-get install tmux)")
+
+
+class Tmux:
+    def __init__(self, tmp_path):
+        self.starts = 0
+        self.sock = str(tmp_path / "tmux0.sock")
+        self.env = {**os.environ, "PYTHONPATH": ROOT, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+                    "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
+        self.tmp = tmp_path
+
+    def tmux(self, *args, check=True):
+        return subprocess.run([TMUX, "-S", self.sock, *args], env=self.env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=30, check=check)
+
+    def start(self, args: str) -> None:
+        # a fresh server (socket) for each start: a killed server may still be going away
+        self.starts += 1
+        self.sock = str(self.tmp / f"tmux{self.starts}.sock")
+        cmd = f"{sys.executable} -m ai.tui {args}; echo EXIT=$?; sleep 60"
+        self.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", cmd)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "play").stdout
+
+    def send(self, *keys) -> None:
+        self.tmux("send-keys", "-t", "play", *keys)
+
+    def prompt(self, screen: str) -> str:
+        lines = [ln for ln in screen.split("\n") if ln.strip()]
+        return lines[-1] if lines else ""
+
+    def wait(self, before: str, timeout: float = 60.0) -> str:
+        """The next screen that differs from ``before`` and waits for an answer."""
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.screen()
+            last = self.prompt(s)
+            if s != before and (last.endswith(":") or last.endswith("]") or "EXIT=" in s):
+                return s
+            time.sleep(0.05)
+        raise AssertionError(f"the game did not answer in {timeout} s; screen:\n{before}")
+
+    def kill(self) -> None:
+        self.tmux("kill-server", check=False)
+
+
+def _legal_from(prompt: str):
+    m = re.search(r"\[([^\]]*)\]", prompt)
+    out = []
+    for group in m.group(1).split():
+        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}[group[0]]
+        out += [suit + r for r in group[1:]]
+    return out
+
+
+@needs_tmux
+def test_a_whole_match_in_tmux_with_bad_keystrokes_and_ctrl_c(tmp_path):
+    t = Tmux(tmp_path)
+    save = tmp_path / "data" / "ddsolver" / "chicago.json"
+    t.start("--seed 3 --level easy --new --threads 1")
+    bad_calls = ["7Q", "1C?", "xx"]
+    bad_cards = ["zz", "S1"]
+    seen, interrupted, started = [], False, time.time()
+    screen = t.wait("")
+    try:
+        for _ in range(600):
+            last = t.prompt(screen)
+            seen.append(screen)
+            if "EXIT=" in screen:
+                break
+            if last.startswith(("Your call", "Card from")):     # the whole board fits
+                assert screen.startswith("Chicago - board ")
+            if last.startswith("Your call"):
+                answer = bad_calls.pop(0) if bad_calls else "p"
+            elif last.startswith("Card from"):
+                legal = _legal_from(last)
+                if bad_cards:
+                    answer = bad_cards.pop(0)
+                elif not interrupted and len(seen) > 40:
+                    t.send("C-c")                   # Ctrl-C: saved, the program ends
+                    screen = t.wait(screen)
+                    assert "Interrupted. Saved to" in screen and "EXIT=130" in screen
+                    assert json.loads(save.read_text())["current"] is not None
+                    interrupted = True
+                    t.kill()
+                    t.start("--seed 3 --level easy --threads 1")   # resume
+                    screen = t.wait("")
+                    assert "Resume the saved Chicago match" in screen
+                    t.send("y", "Enter")
+                    screen = t.wait(screen)
+                    continue
+                else:
+                    answer = legal[0]
+            elif last.startswith("Press Enter"):
+                answer = ""
+            else:
+                raise AssertionError(f"unexpected prompt {last!r}:\n{screen}")
+            if answer:
+                t.send("-l", answer)
+            t.send("Enter")
+            screen = t.wait(screen)
+            if answer in ("7Q",):
+                assert "'7Q' is not a call" in screen
+            if answer == "xx":
+                assert "XX is not legal now" in screen
+            if answer == "zz":
+                assert "'zz' is not a card" in screen
+            if answer == "S1":
+                assert "'S1' is not a card" in screen
+        else:
+            raise AssertionError("the match did not end")
+    finally:
+        t.kill()
+    final = seen[-1]
+    assert "EXIT=0" in final and "Chicago - finished" in final
+    assert "Your final score:" in final
+    assert interrupted and not bad_calls and not bad_cards
+    done = ChicagoMatch.load(save)
+    assert done.is_finished
+    assert f"Your final score: {done.final_score()} " in final
+    assert time.time() - started < 120
