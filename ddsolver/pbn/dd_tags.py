@@ -9,7 +9,8 @@
 * ``ParContract``: the par contracts, ``"NS 4S="``, ``"EW 5C=; EW 5D="``, ``"NS 4SX-3"``, or
   ``"Pass"``.
 
-Writing: :func:`dd_tricks_to_pbn`, :func:`optimum_result_table`, :func:`par_tags` (used by
+Writing: :func:`dd_tricks_to_pbn`, :func:`optimum_result_table`, :func:`par_tags`, and
+:func:`write_dd_tags`, :func:`write_par_tags`, which set them in a game (for
 :meth:`PBNGame.set_double_dummy <ddsolver.pbn.game.PBNGame.set_double_dummy>` and
 :meth:`~ddsolver.pbn.game.PBNGame.set_par`).  Reading: :func:`dd_tricks_from_pbn`,
 :func:`parse_optimum_result_table`, :func:`optimum_score_ns`, :func:`par_contract_set`.
@@ -48,6 +49,8 @@ __all__ = [
     "par_contract_set",
     "par_tags",
     "parse_optimum_result_table",
+    "write_dd_tags",
+    "write_par_tags",
 ]
 
 #: The four tags, in the order BridgeComposer writes them (the OptimumResultTable section
@@ -167,6 +170,31 @@ def parse_optimum_result_table(lines: Sequence[str]) -> dict[tuple[Strain, Seat]
         out[(strain, seat)] = int(parts[2])
     return out
 
+
+
+def write_dd_tags(game: PBNGame, table: Any) -> None:
+    """Set the ``DoubleDummyTricks`` tag and the ``OptimumResultTable`` section of ``game``
+    (added, or replaced in place) from a table (:meth:`PBNGame.set_double_dummy
+    <ddsolver.pbn.game.PBNGame.set_double_dummy>`).
+
+    :raises PBNError: for a trick count outside 0..13 (the game is then unchanged).
+    """
+    tricks = dd_tricks_to_pbn(table)
+    header, lines = optimum_result_table(table)
+    game.set_tag("DoubleDummyTricks", tricks)
+    game.set_tag("OptimumResultTable", header, lines)
+
+
+def write_par_tags(game: PBNGame, result: Any) -> None:
+    """Set the ``OptimumScore`` and ``ParContract`` tags of ``game`` (added, or replaced in
+    place) from a par result, as :func:`par_tags` writes them
+    (:meth:`PBNGame.set_par <ddsolver.pbn.game.PBNGame.set_par>`).
+
+    :raises PBNError: for a result that cannot be written (the game is then unchanged).
+    """
+    score, contracts = par_tags(result)
+    game.set_tag("OptimumScore", score)
+    game.set_tag("ParContract", contracts)
 
 
 _SCORE_RE = re.compile(r"\s*(NS|EW)\s+([+-]?\d+)\s*\Z", re.IGNORECASE)

@@ -712,9 +712,7 @@ class PBNGame:
             NT and columns N, E, S, W, or a dict keyed by ``(Strain, Seat)``).
         :raises PBNError: for a trick count outside 0..13.
         """
-        self.set_tag("DoubleDummyTricks", dd_tags.dd_tricks_to_pbn(table))
-        header, lines = dd_tags.optimum_result_table(table)
-        self.set_tag("OptimumResultTable", header, lines)
+        dd_tags.write_dd_tags(self, table)
 
     def set_par(self, result: Any) -> None:
         """Add (or replace) the ``OptimumScore`` and ``ParContract`` tags from a par result
@@ -722,9 +720,7 @@ class PBNGame:
 
         :raises PBNError: for a result that cannot be written.
         """
-        score, contracts = dd_tags.par_tags(result)
-        self.set_tag("OptimumScore", score)
-        self.set_tag("ParContract", contracts)
+        dd_tags.write_par_tags(self, result)
 
     # -- validation and comparison -------------------------------------------------------
     def validate(self) -> PBNGame:
