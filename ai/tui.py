@@ -149,11 +149,15 @@ class Screen:
                 out = out.replace("♥", "[red]♥[/red]").replace("♦", "[red]♦[/red]")
             self.console.print(out, soft_wrap=True)
 
+    def say(self, text: str) -> None:
+        """Print a message as it is (no markup; long lines wrap in the terminal)."""
+        self.console.print(text, soft_wrap=True, markup=False, highlight=False)
+
     def ask(self, prompt: str) -> str:
         try:
             if self.reader is not None:
                 return self.reader(prompt)
-            return self.console.input(prompt)
+            return self.console.input(escape(prompt))
         except EOFError:
             raise QuitGame from None
 
@@ -593,14 +597,18 @@ class TerminalGame:
             return 0
         except QuitGame:
             self.game.save()
-            self.screen.console.print(f"\nSaved to {self.game.path}. Run the same command "
+            self.screen.say(f"\nSaved to {self.game.path}. Run the same command "
                                       f"again to resume.")
             return 0
         except KeyboardInterrupt:
             self.game.save()
-            self.screen.console.print(f"\nInterrupted. Saved to {self.game.path}. Run the "
+            self.screen.say(f"\nInterrupted. Saved to {self.game.path}. Run the "
                                       f"same command again to resume.")
             return 130
+        except OSError as exc:
+            self.screen.say(f"\nThe game cannot be saved to {self.game.path}: "
+                                      f"{exc}")
+            return 1
         finally:
             if players is not None:
                 close_table(players)
@@ -667,7 +675,7 @@ def _ask_name(screen: Screen) -> str:
         try:
             return _check_name(answer)
         except LeaderboardError as exc:
-            screen.console.print(str(exc))
+            screen.say(str(exc))
 
 
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
@@ -679,7 +687,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
         try:
             saved = load_game(save)
         except SavedGameError as exc:
-            screen.console.print(f"The saved game cannot be used ({exc}); starting a new "
+            screen.say(f"The saved game cannot be used ({exc}); starting a new "
                                  f"one.")
         if saved is not None and saved.is_finished:
             saved = None
@@ -696,10 +704,10 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
             with Leaderboard(leaderboard) as lb:
                 mine = lb.entry(name, today)
         except LeaderboardError as exc:
-            screen.console.print(f"The leaderboard cannot be used: {exc}")
+            screen.say(f"The leaderboard cannot be used: {exc}")
             mine = None
         if mine is not None:
-            screen.console.print(f"{name} has played today's boards already "
+            screen.say(f"{name} has played today's boards already "
                                  f"(score {mine.score:+d}).")
             if not _ask_yes(screen, "Play them again for practice (not recorded)?", False):
                 return None
@@ -744,10 +752,14 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
         game = open_game(daily=daily, level=level, seed=seed, save=save, name=name,
                          new=new, screen=screen, leaderboard=leaderboard)
     except (QuitGame, KeyboardInterrupt):
-        screen.console.print("\nBye.")
+        screen.say("\nBye.")
         sys.exit(0)
     if game is None:
         sys.exit(0)
+    try:
+        game.save()
+    except OSError as exc:
+        raise click.ClickException(f"cannot save the game to {save}: {exc}") from None
     if isinstance(game, DailyBoards):
         level = "medium"
     else:

@@ -313,3 +313,30 @@ def test_a_whole_match_in_tmux_with_bad_keystrokes_and_ctrl_c(tmp_path):
     assert done.is_finished
     assert f"Your final score: {done.final_score()} " in final
     assert time.time() - started < 120
+
+
+def test_the_command_reports_bad_files_without_a_traceback(tmp_path):
+    env = {**os.environ, "PYTHONPATH": ROOT, "XDG_DATA_HOME": str(tmp_path / "data")}
+    (tmp_path / "file").write_text("not a directory")
+    run = subprocess.run([sys.executable, "-m", "ai.tui", "--new", "--save",
+                          str(tmp_path / "file" / "x.json")], env=env, cwd=ROOT,
+                         input="", capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "cannot save the game to" in run.stderr
+    assert "Traceback" not in run.stderr
+    bad = tmp_path / "lb.sqlite3"
+    bad.write_text("name,score\n")
+    run = subprocess.run([sys.executable, "-m", "ai.tui", "--daily", "--new",
+                          "--leaderboard", str(bad)], env=env, cwd=ROOT, input="Ann\n",
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "Traceback" not in run.stderr
+    assert "The leaderboard cannot be used" in run.stdout
+    assert "not a ddsolver leaderboard" in run.stdout
+    assert "Saved to" in run.stdout                     # Ctrl-D at the first call
+    saved = json.loads((tmp_path / "data" / "ddsolver" / "daily.json").read_text())
+    assert saved["settings"]["name"] == "Ann"
+    # a damaged saved game: reported, and a new game starts
+    (tmp_path / "data" / "ddsolver" / "chicago.json").write_text("{broken")
+    run = subprocess.run([sys.executable, "-m", "ai.tui"], env=env, cwd=ROOT, input="",
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "The saved game cannot be used" in run.stdout
+    assert "not JSON" in run.stdout
