@@ -51,7 +51,18 @@ from ddsolver.table import Seat, Vulnerability
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 11
-ONE_THREAD = {"threads": 1}
+#: Easy computers with the fewest layouts: these tests are about the machinery, not strength.
+LIGHT = {"samples": 2, "lead_samples": 2, "min_samples": 2}
+ONE_THREAD = dict(LIGHT, threads=1)
+LIGHT_ARGS = [x for k, v in LIGHT.items() for side in "ab" for x in (f"-{side}", f"{k}={v}")]
+
+
+def match(boards, **kwargs):
+    """:func:`run_match` of the tests' light easy computers, A against B, seed ``SEED``."""
+    kwargs.setdefault("seed", SEED)
+    kwargs.setdefault("options_a", ONE_THREAD)
+    kwargs.setdefault("options_b", ONE_THREAD)
+    return run_match(kwargs.pop("a", "easy"), kwargs.pop("b", "easy"), boards, **kwargs)
 
 
 def tables(result: MatchResult):
@@ -61,12 +72,11 @@ def tables(result: MatchResult):
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    """A 3-board match of easy against easy, with its journal and PBN file."""
+    """A 3-board match of (light) easy against easy, with its journal and PBN file."""
     folder = tmp_path_factory.mktemp("match")
     journal = folder / "m.journal"
     pbn = folder / "m.pbn"
-    result = run_match("easy", "easy", 3, seed=SEED, options_a=ONE_THREAD,
-                       options_b=ONE_THREAD, journal=journal, pbn=pbn)
+    result = match(3, journal=journal, pbn=pbn)
     return result, journal, pbn
 
 
@@ -137,8 +147,9 @@ def test_every_board_is_played_at_two_tables_with_seats_swapped(played):
             assert r.contract is not None or len(r.calls) == 4
     names = [(g.board, g.get("Room"), g.get("North"), g.get("East"), g.get("South"),
               g.get("West")) for g in read_pbn(pbn)]
-    assert names[:2] == [(1, "Open", "A: easy", "B: easy", "A: easy", "B: easy"),
-                         (1, "Closed", "B: easy", "A: easy", "B: easy", "A: easy")]
+    a = "A: easy(lead_samples=2, min_samples=2, samples=2)"
+    b = "B" + a[1:]
+    assert names[:2] == [(1, "Open", a, b, a, b), (1, "Closed", b, a, b, a)]
     # the same table played again gives the same result: it depends on the board alone
     b = result.boards[1]
     again = play_table(TableTask(result.a, result.b, SEED, "IMP", b.board, 2, threads=1))
@@ -232,7 +243,7 @@ def test_boards_from_pbn_count_each_board_once(played, tmp_path):
     # a match over the file's boards is the same match: the journal serves it whole
     copy = tmp_path / "j"
     shutil.copy(journal, copy)
-    again = run_match("easy", "easy", boards, seed=SEED, journal=copy)
+    again = match(boards, journal=copy)
     assert again.played == 0 and tables(again) == tables(result)
     games = read_pbn(pbn)
     games[2].remove_tag("Play")
@@ -255,7 +266,7 @@ def games_text(games) -> str:
 
 def test_worker_processes_give_the_same_results(played):
     result, _, _ = played
-    pooled = run_match("easy", "easy", 2, seed=SEED, workers=2)
+    pooled = match(2, workers=2)
     assert pooled.played == 4 and pooled.workers == 2
     assert tables(pooled) == tables(result)[:2]
 
@@ -265,10 +276,9 @@ def test_a_dask_cluster_gives_the_same_results(played):
     result, _, _ = played
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
-        on_dask = run_match("easy", "easy", 2, seed=SEED, scheduler=cluster.scheduler_address)
+        on_dask = match(2, scheduler=cluster.scheduler_address)
         with distributed.Client(cluster, set_as_default=False) as client:
-            one = run_match("easy", "easy", [result.boards[2].board], seed=SEED,
-                            scheduler=client)
+            one = match([result.boards[2].board], scheduler=client)
     assert on_dask.workers is None
     assert tables(on_dask) == tables(result)[:2]
     assert tables(one) == tables(result)[2:]
@@ -278,7 +288,7 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("ai.match.DASK_CONNECT_TIMEOUT", 1)
     with pytest.raises(MatchError, match="cannot reach the Dask scheduler"):
-        run_match("easy", "easy", 1, seed=SEED, scheduler="tcp://127.0.0.1:1")
+        match(1, scheduler="tcp://127.0.0.1:1")
 
 
 # -- the journal ------------------------------------------------------------------------------
@@ -287,11 +297,9 @@ def test_a_rerun_skips_the_journal_and_an_extension_plays_only_new_boards(played
     result, journal, _ = played
     copy = tmp_path / "j"
     shutil.copy(journal, copy)
-    again = run_match("easy", "easy", 3, seed=SEED, journal=copy,
-                      options_a={"threads": 2})  # threads do not change results
+    again = match(3, journal=copy, options_a=dict(LIGHT, threads=2))  # threads change nothing
     assert again.played == 0 and tables(again) == tables(result)
-    longer = run_match("easy", "easy", 4, seed=SEED, journal=copy, options_a=ONE_THREAD,
-                       options_b=ONE_THREAD, progress=True)
+    longer = match(4, journal=copy, progress=True)
     assert longer.played == 2 and tables(longer)[:3] == tables(result)
     header, records = read_journal(copy)
     assert header["seed"] == SEED and len(records) == 8
@@ -301,7 +309,7 @@ def test_a_rerun_skips_the_journal_and_an_extension_plays_only_new_boards(played
 
 @pytest.mark.parametrize("change, what", [
     ({"seed": SEED + 1}, "seed"),
-    ({"options_a": {"samples": 4}}, "a"),
+    ({"options_a": dict(LIGHT, samples=4)}, "a"),
     ({"b": "medium"}, "b"),
     ({"scoring": "MP"}, "scoring"),
     ({"timed": True}, "timed"),
@@ -311,11 +319,8 @@ def test_a_journal_of_another_match_is_refused(played, tmp_path, change, what):
     copy = tmp_path / "j"
     shutil.copy(journal, copy)
     before = copy.read_bytes()
-    args = {"a": "easy", "b": "easy", "boards": 3, "seed": SEED}
-    args.update(change)
-    a, b, boards = args.pop("a"), args.pop("b"), args.pop("boards")
     with pytest.raises(JournalError, match=f"belongs to another match \\(different {what}"):
-        run_match(a, b, boards, journal=copy, **args)
+        match(3, journal=copy, **change)
     assert copy.read_bytes() == before
 
 
@@ -326,8 +331,7 @@ def test_a_damaged_last_line_is_dropped_and_other_damage_refused(played, tmp_pat
     # killed while writing board 3's second table: the record is cut off
     copy = tmp_path / "cut"
     copy.write_bytes(b"\n".join(lines[:-1]) + b"\n" + lines[-1][:40])
-    again = run_match("easy", "easy", 3, seed=SEED, journal=copy, options_a=ONE_THREAD,
-                      options_b=ONE_THREAD)
+    again = match(3, journal=copy)
     assert again.played == 1 and tables(again) == tables(result)
     header, records = read_journal(copy)
     assert len(records) == 6
@@ -336,39 +340,38 @@ def test_a_damaged_last_line_is_dropped_and_other_damage_refused(played, tmp_pat
     bad = tmp_path / "bad"
     bad.write_bytes(b"\n".join(lines[:3] + [b"{not json"] + lines[3:]) + b"\n")
     with pytest.raises(JournalError, match="line 4: not a JSON record"):
-        run_match("easy", "easy", 3, seed=SEED, journal=bad)
+        match(3, journal=bad)
     # a record that does not hold together (score of another result)
     wrong = tmp_path / "wrong"
     rec = json.loads(lines[1])
     rec["score"] += 10
     wrong.write_bytes(b"\n".join([lines[0], json.dumps(rec).encode()]) + b"\n")
     with pytest.raises(JournalError, match="line 2: board 1, table 1: the saved score"):
-        run_match("easy", "easy", 3, seed=SEED, journal=wrong)
+        match(3, journal=wrong)
     # or a play that breaks the rules (the first two cards of the play swapped)
     rec = json.loads(lines[1])
     rec["play"][0], rec["play"][1] = rec["play"][1], rec["play"][0]
     wrong.write_bytes(b"\n".join([lines[0], json.dumps(rec).encode()]) + b"\n")
     with pytest.raises(JournalError, match="line 2: board 1, table 1: card 1 of the saved "
                                            "play"):
-        run_match("easy", "easy", 3, seed=SEED, journal=wrong)
+        match(3, journal=wrong)
     # a journal of the same match over other deals
     other = tmp_path / "other"
     rec = json.loads(lines[1])
     rec["board"] = 2
     other.write_bytes(b"\n".join([lines[0], json.dumps(rec).encode()]) + b"\n")
     with pytest.raises(JournalError, match="board 2 of the journal has another deal"):
-        run_match("easy", "easy", 3, seed=SEED, journal=other)
+        match(3, journal=other)
     for text in ('[Event "x"]\n', '[Event "x"]', '{"a": 1}\n'):
         notjournal = tmp_path / "x.pbn"
         notjournal.write_text(text)
         with pytest.raises(JournalError, match="not a ddsolver-ai match journal"):
-            run_match("easy", "easy", 3, seed=SEED, journal=notjournal)
+            match(3, journal=notjournal)
         assert notjournal.read_text() == text
     # killed while writing the header: started afresh
     cut = tmp_path / "cut-header"
     cut.write_bytes(lines[0][:15])
-    assert run_match("easy", "easy", [result.boards[0].board], seed=SEED, journal=cut,
-                     options_a=ONE_THREAD, options_b=ONE_THREAD).played == 2
+    assert match([result.boards[0].board], journal=cut).played == 2
     assert read_journal(cut)[0] == read_journal(journal)[0]
 
 
@@ -380,10 +383,10 @@ def test_two_runs_cannot_write_one_journal(played, tmp_path):
     holder = _Journal(copy, header)
     try:
         with pytest.raises(JournalError, match="being written by another run"):
-            run_match("easy", "easy", 3, seed=SEED, journal=copy)
+            match(3, journal=copy)
     finally:
         holder.close()
-    assert run_match("easy", "easy", 3, seed=SEED, journal=copy).played == 0
+    assert match(3, journal=copy).played == 0
 
 
 def test_a_killed_run_resumes_to_the_same_results(played, tmp_path):
@@ -393,7 +396,8 @@ def test_a_killed_run_resumes_to_the_same_results(played, tmp_path):
     out = tmp_path / "k.pbn"
     journal = tmp_path / "k.pbn.journal"
     cmd = [sys.executable, "-m", "ai", "match", "easy", "easy", "-n", "3", "--seed",
-           str(SEED), "-a", "threads=1", "-b", "threads=1", "-q", "-o", str(out), "--json"]
+           str(SEED), *LIGHT_ARGS, "-a", "threads=1", "-b", "threads=1", "-q", "-o", str(out),
+           "--json"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
@@ -422,7 +426,7 @@ def test_a_killed_run_resumes_to_the_same_results(played, tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     summary = json.loads(done.stdout)
     assert summary["tables_played"] == 6 - kept
-    resumed = run_match("easy", "easy", 3, seed=SEED, journal=journal)
+    resumed = match(3, journal=journal)
     assert resumed.played == 0 and tables(resumed) == tables(result)
     assert read_pbn(out) == match_games(resumed)
 
@@ -455,8 +459,7 @@ class Revoker(SystemLowest):
 
 def test_a_player_class_by_import_path_with_options_and_seeds():
     SystemLowest.seeds = []
-    result = run_match("test_match:SystemLowest", "easy", 2, seed=SEED,
-                       options_a={"tag": "y"}, options_b=ONE_THREAD)
+    result = match(2, a="test_match:SystemLowest", options_a={"tag": "y"})
     assert result.a.label == "test_match:SystemLowest(tag='y')"
     assert sorted(SystemLowest.seeds) == sorted(
         f"{SEED}:{n}:{t}:{s}" for n in (1, 2) for t, seats in ((1, "NS"), (2, "EW"))
@@ -472,7 +475,7 @@ def test_a_player_class_by_import_path_with_options_and_seeds():
 
 def test_a_player_that_breaks_the_rules_stops_the_match_naming_the_table():
     with pytest.raises(MatchError, match="board 1, table [12]: IllegalCardError: "):
-        run_match("test_match:Revoker", "easy", 1, seed=SEED, options_b=ONE_THREAD)
+        match(1, a="test_match:Revoker", options_a={})
 
 
 # -- the command ------------------------------------------------------------------------------
@@ -482,7 +485,8 @@ def test_the_match_command(played, tmp_path):
     out = tmp_path / "c.pbn"
     shutil.copy(journal, str(out) + ".journal")
     runner = CliRunner()
-    args = ["match", "easy", "easy", "-n", "2", "--seed", str(SEED), "-o", str(out), "-q"]
+    args = ["match", "easy", "easy", "-n", "2", "--seed", str(SEED), *LIGHT_ARGS, "-o",
+            str(out), "-q"]
     res = runner.invoke(ai_main, args + ["--matchpoints"])
     assert res.exit_code == 0, res.output
     first_two = MatchResult(result.a, result.b, SEED, "IMP", result.boards[:2])
