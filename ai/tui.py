@@ -206,6 +206,7 @@ class HumanPlayer:
         self.level = level
         self.messages: List[str] = []
         self._card_hinter = None
+        self._refused_at: Optional[int] = None
         self.last_trick: Optional[str] = None
 
     # -- the table tells us things (public information only) ------------------------------
@@ -216,6 +217,7 @@ class HumanPlayer:
             self.last_trick = (", ".join(f"{s.card(c)} {seat.letter}" for seat, c in trick)
                                + f" - {_NAMES[event.trick_winner]} won")
         elif event.kind == "claim_refused":
+            self._refused_at = len(event.progress.play)
             self.messages.append(f"{_NAMES[event.seat]}'s claim of {event.tricks} trick(s) "
                                  f"does not hold against every defence: play goes on.")
         elif event.kind == "claim":
@@ -225,6 +227,7 @@ class HumanPlayer:
     def new_board(self) -> None:
         self.messages = []
         self.last_trick = None
+        self._refused_at = None
 
     # -- explanations ------------------------------------------------------------------------
     def _explain(self, view: SeatView, arg: str) -> List[str]:
@@ -410,6 +413,10 @@ class HumanPlayer:
                 self.messages = self._card_hint(view)
             elif low == "claim":
                 left = 13 - len(view.played) // 4
+                if self._refused_at == len(view.played):
+                    self.messages = ["Your claim was just refused: play a card (you may "
+                                     "claim again after it)."]
+                    continue
                 if not arg.strip():
                     return Claim(left)
                 if not arg.strip().isdigit() or int(arg) > left:

@@ -340,3 +340,15 @@ def test_the_command_reports_bad_files_without_a_traceback(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "The saved game cannot be used" in run.stdout
     assert "not JSON" in run.stdout
+
+
+def test_a_refused_claim_then_play_goes_on(tmp_path):
+    # 1NT by North, East leads: North-South cannot take all 13 tricks against every defence
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    d = Driver(["p", "claim", "claim 12", first_legal, "quit"])
+    assert TerminalGame(game, d.screen(), seed=1, computer_settings=FAST).run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert "North's claim of 13 trick(s) does not hold against every defence: play goes " \
+           "on." in said[2]
+    assert "Your claim was just refused: play a card" in said[3]
+    assert len(ChicagoMatch.load(tmp_path / "m.json").progress.play) == 3
