@@ -123,6 +123,7 @@ class Samples:
     :ivar stats: what the draw cost (``"auction"`` only): ``layouts`` (the exact number of
         consistent layouts when known, two hidden seats), ``deal_seconds``,
         ``bid_checks`` (calls replayed with the bidding system), ``bid_seconds``,
+        ``bid_dropped`` (layouts dropped unweighed at the end of ``bid_seconds``),
         ``play_cards`` (hidden players' cards checked), ``play_solves``, ``play_seconds``.
     """
 
@@ -169,12 +170,17 @@ class SamplingSettings:
         against 1 for a layout that explains every call (0: a strict filter).
     :ivar bid_cache: a dict the caller keeps (e.g. one per board) so that a hand already
         replayed is not replayed again; ``None``: a fresh one per call.
+    :ivar bid_seconds: time budget of the calls' weights in seconds (``None``: none).  The
+        layouts (drawn at random, or enumerated and shuffled) are weighed in order until the
+        budget is spent (at least 8 of them); the others are dropped, so fewer than ``n``
+        layouts may come back, each correctly weighted (and ``exact`` is then ``False``;
+        ``stats["bid_dropped"]`` says how many).
     :ivar bid_filter: instead of weighing, keep each drawn layout with probability equal
         to its weight by the calls (1 or ``misbid_weight``): the kept layouts follow the
         weighted distribution exactly and their weights leave the calls out.  Draws at most
-        ``bid_draws * n`` layouts (and ``bid_seconds``); fewer than ``n`` may be returned.
+        ``bid_draws * n`` layouts (and stops at ``bid_seconds``); fewer than ``n`` may be
+        returned.
     :ivar bid_draws: see ``bid_filter``.
-    :ivar bid_seconds: see ``bid_filter`` (``None``: no time cap).
 
     Weights by the play (GIB's and ben's "a card that would have been a clear double-dummy
     mistake in that layout makes it less likely"):
@@ -980,7 +986,20 @@ def _sample_auction(view: SeatView, n: int, rng: random.Random, system,
                 layouts = rejected[:n]
             bid = [1.0] * len(layouts)
         else:
-            bid = [check.factor(h) for h in layouts]
+            # within the budget: the layouts come in random order, so those weighed in
+            # time are a uniform choice of them, correctly weighted; the rest are dropped
+            deadline = (None if settings.bid_seconds is None
+                        else time.monotonic() + settings.bid_seconds)
+            bid = []
+            for h in layouts:
+                if deadline is not None and len(bid) >= _BID_MIN and \
+                        time.monotonic() > deadline:
+                    break
+                bid.append(check.factor(h))
+            if len(bid) < len(layouts):
+                stats["bid_dropped"] = len(layouts) - len(bid)
+                layouts = layouts[:len(bid)]
+                exact = False
         stats.update(bid_checks=check.asked, bid_seconds=check.seconds)
     deals = _deals_from(view, layouts)
     stats["deal_seconds"] = time.perf_counter() - t0 - stats.get("bid_seconds", 0.0)
@@ -1036,13 +1055,19 @@ def _draw_filtered(dealer: _Dealer, n: int, rng: random.Random, settings: Sampli
 
 
 # -- weights by the calls ---------------------------------------------------------------------
+#: Layouts always weighed by the calls, whatever ``bid_seconds`` says.
+_BID_MIN = 8
+
+
 class _BidCheck:
     """Would the system have made the hidden seats' calls with a layout's hands?
 
     Each hidden seat's calls that the system itself makes are replayed with
     ``system.choose`` (a call explained as "not in the system" is skipped: no hand would
-    make it); the first call it would not have made ends the check.  Results are cached
-    per (auction, seat, hand) in ``settings.bid_cache`` when given.
+    make it); the first call it would not have made ends the check.  The calls that have
+    failed most often so far are asked first (the order changes the cost, never the
+    result).  Results are cached per (auction, seat, hand) in ``settings.bid_cache`` when
+    given.
     """
 
     def __init__(self, view: SeatView, system, settings: SamplingSettings):
@@ -1056,6 +1081,7 @@ class _BidCheck:
         self.checks: List[Tuple[Seat, list]] = []
         self.asked = 0
         self.seconds = 0.0
+        self._done = 0
         if not calls:
             return
         explanations = system.explain_all(auction)
@@ -1063,16 +1089,26 @@ class _BidCheck:
         for i, call in enumerate(calls):
             seat = auction.seat_of(i)
             if seat in hidden and getattr(explanations[i], "in_system", True):
-                by_seat.setdefault(seat, []).append((Auction(view.dealer, calls[:i]), call))
+                # [prefix, call, times it failed, position in the auction]
+                by_seat.setdefault(seat, []).append([Auction(view.dealer, calls[:i]), call,
+                                                     0, i])
         self.checks = [(s, by_seat[s]) for s in Seat if s in by_seat]
         self.key = (int(view.dealer), tuple(str(c) for c in calls), view.vulnerability.pbn,
                     getattr(system, "name", type(system).__name__))
+
+    def _reorder(self) -> None:
+        for _, items in self.checks:
+            items.sort(key=lambda it: (-it[2], it[3]))
+        self.checks.sort(key=lambda si: (-sum(it[2] for it in si[1]), int(si[0])))
 
     def factor(self, hands: Mapping[Seat, int]) -> float:
         """``misbid_weight`` if some hidden seat would have called otherwise, else 1."""
         if not self.checks:
             return 1.0
         t0 = time.perf_counter()
+        self._done += 1
+        if self._done % 8 == 0:
+            self._reorder()
         try:
             for seat, items in self.checks:
                 key = (self.key, int(seat), hands[seat])
@@ -1080,9 +1116,10 @@ class _BidCheck:
                 if good is None:
                     good = True
                     hand = Hand(hands[seat])
-                    for prefix, call in items:
+                    for item in items:
                         self.asked += 1
-                        if self.system.choose(hand, prefix, self.vulnerability) != call:
+                        if self.system.choose(hand, item[0], self.vulnerability) != item[1]:
+                            item[2] += 1
                             good = False
                             break
                     self.cache[key] = good
@@ -1773,8 +1810,14 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
             parts = []
             if hand:
                 parts.append(known[seat].to_pbn())
-            if alts:
-                parts.append(" or ".join(a.describe() for a in alts))
+            shapes = seat_opts[f"{name}_shape"]
+            plain = seat_constraints(seat_opts[f"{name}_hcp"], seat_opts[f"{name}_balanced"],
+                                     lengths, None, seat_opts[f"{name}_aces"],
+                                     seat_opts[f"{name}_stoppers"], what=f"--{name}")
+            if plain:
+                parts.append(plain[0].describe())
+            if shapes:
+                parts.append(f"shape {shapes}")
             if parts:
                 described.append(f"{name.title()}: " + "; ".join(parts))
         if seed is None:

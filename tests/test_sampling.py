@@ -546,6 +546,25 @@ def test_bidding_weights_replay_the_calls():
     assert len(cache) >= f.tries                           # one entry per seat and hand
 
 
+def test_bidding_weights_within_a_time_budget():
+    """With no time for the calls' weights, 8 layouts are weighed and the rest dropped:
+    drawn layouts keep their order, enumerated ones stop being exact."""
+    rng = random.Random(4)
+    played = _play(DEAL, Seat.NORTH, "NT", 28, rng)
+    view = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=played, dummy_hand=DEAL.south)
+    full = sample_deals(view, 30, 6, method="auction", system=SA, exact_max_layouts=0)
+    cut = sample_deals(view, 30, 6, method="auction", system=SA, exact_max_layouts=0,
+                       bid_seconds=0.0)
+    assert len(full) == 30 and len(cut) == 8 and cut.stats["bid_dropped"] == 22
+    assert cut.deals == full.deals[:8] and cut.weights == full.weights[:8]
+    every = sample_deals(view, 30, 6, method="auction", system=SA)
+    assert every.exact and len(every) > 8
+    part = sample_deals(view, 30, 6, method="auction", system=SA, bid_seconds=0.0)
+    assert not part.exact and len(part) == 8
+    assert part.deals == every.deals[:8] and part.weights == every.weights[:8]
+
+
 def test_play_weights_match_the_solver():
     """Each layout's weight is ``play_mistake_weight ** tricks lost`` by the hidden players'
     checked cards, recomputed here position by position with a fresh solver."""
