@@ -36,11 +36,11 @@ import json
 import os
 import random
 import secrets
-import tempfile
 from typing import Callable, List, Mapping, Optional, Tuple
 
 from ai.game import BoardResult, InvalidRecordError, Progress, TableEvent, play_board
 from ddsolver import dumps_pbn
+from ddsolver._io import atomic_write
 from ddsolver.deal import Deal, random_deal
 from ddsolver.errors import BridgeError
 from ddsolver.scoring import ChicagoScore
@@ -77,28 +77,16 @@ def write_json_atomic(path, data) -> None:
     """Write ``data`` as JSON to ``path`` atomically: a temporary file in the same
     directory, flushed and fsync-ed, then :func:`os.replace` over ``path`` (POSIX rename:
     a reader or a crash sees the old file or the new one, never a half-written file).
-    Missing parent directories are created.
+    Missing parent directories are created; a symbolic link is written through (the file
+    it points to is replaced, :func:`ddsolver._io.atomic_write`).
 
     :raises OSError: if the file cannot be written (the old file is then unchanged).
     :raises TypeError: if ``data`` is not JSON-serialisable (nothing is written).
     """
     path = os.fspath(path)
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    os.makedirs(os.path.dirname(os.path.realpath(path)), exist_ok=True)
+    atomic_write(path, text)
 
 
 def read_json(path) -> dict:

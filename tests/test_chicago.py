@@ -287,3 +287,16 @@ def test_seeds_and_deals():
     m.record(passed(m))
     with pytest.raises(BridgeError, match="needs another"):
         m.current_deal()
+
+
+def test_saving_through_a_symlink_replaces_its_target(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    target = real / "match.json"
+    link = tmp_path / "match.json"
+    link.symlink_to(target)
+    write_json_atomic(link, {"a": 1})
+    assert link.is_symlink() and json.loads(target.read_text()) == {"a": 1}
+    write_json_atomic(link, {"a": 2})
+    assert link.is_symlink() and json.loads(target.read_text()) == {"a": 2}
+    assert sorted(os.listdir(real)) == ["match.json"]
