@@ -937,9 +937,12 @@ def _sample_auction(view: SeatView, n: int, rng: random.Random, system,
     relaxed: List[str] = []
     stage = 0
     layouts: List[Dict[Seat, int]] = []
+    rejected: List[Dict[Seat, int]] = []
     tries = 0
     exact = False
     count = None
+    check = _BidCheck(view, system, settings) if settings.bid_weights and n else None
+    filtering = check is not None and settings.bid_filter
     while True:
         dealer = _Dealer(unseen, _view_specs(view, cons))
         if dealer.feasible:
@@ -951,11 +954,14 @@ def _sample_auction(view: SeatView, n: int, rng: random.Random, system,
                 tries = len(layouts)
                 exact = True
                 break
-            if settings.bid_weights and settings.bid_filter:
-                break                     # drawn below, with the calls' filter
-            layouts, tries = _draw_many(dealer, n, rng, settings)
-            if layouts or not n:
-                break
+            if filtering:
+                layouts, tries, rejected = _draw_filtered(dealer, n, rng, settings, check)
+                if layouts or rejected or not n:
+                    break
+            else:
+                layouts, tries = _draw_many(dealer, n, rng, settings)
+                if layouts or not n:
+                    break
             culprits = tuple(s for s in hidden if cons[s] is not None)
         else:
             culprits = dealer.culprits or tuple(s for s in hidden if cons[s] is not None)
@@ -977,10 +983,8 @@ def _sample_auction(view: SeatView, n: int, rng: random.Random, system,
                 break
     stats: Dict[str, object] = {"layouts": count}
     bid = None
-    if settings.bid_weights and n:
-        check = _BidCheck(view, system, settings)
-        if not exact and settings.bid_filter:
-            layouts, tries, rejected = _draw_filtered(dealer, n, rng, settings, check)
+    if check is not None:
+        if filtering and not exact:
             if not layouts and rejected:
                 relaxed.append("bidding weights")
                 layouts = rejected[:n]

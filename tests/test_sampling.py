@@ -292,9 +292,7 @@ def test_every_sample_meets_every_constraint_of_the_view(board, k, who, bid):
         k = 0
     contract, declarer = auction.contract, auction.declarer
     played = [] if contract is None else _play(deal, declarer, contract.strain, k, rng)
-    seat = Seat(who)
-    if played and seat == declarer.partner:
-        seat = declarer
+    seat = Seat(who)                         # dummy's view too (three hidden hands)
     dummy = None if not played else deal[declarer.partner]
     view = seat_view(seat, deal[seat], dealer=dealer, vulnerability="None", auction=auction,
                      played=played, dummy_hand=dummy)
@@ -439,6 +437,12 @@ def test_relaxation_is_reported():
     for d in s:
         _check(view, d)
         assert d.north.hcp == 21 and d.north.is_balanced()
+    # the system opens 2NT with 21 HCP: no layout explains the 1NT opening, and a strict
+    # filter (or zero weights) gives way too, saying so
+    for opts in ({"misbid_weight": 0.0}, {"misbid_weight": 0.0, "bid_filter": True}):
+        z = sample_deals(view, 10, 1, method="auction", system=SA, **opts)
+        assert z.relaxed == ("N: hcp+-2", "N: hcp+-4", "bidding weights")
+        assert len(z) == 10 and all(w == 1.0 for w in z.weights)
     # the same view before the play gave anything away: nothing relaxed
     early = seat_view("E", MISBID.east, dealer="N", vulnerability="None", auction=AUCTION,
                       played=MISBID_PLAY[:1], dummy_hand=MISBID.south)
