@@ -88,7 +88,8 @@ class PlaySettings:
     :ivar tie_margin: cards whose expected utility is within this margin of the best one
         (IMPs, or tricks) count as equally good.
     :ivar time_budget: seconds per decision, a cap: no new chunk of layouts is started when
-        it would end past the budget (the first :attr:`min_samples` are always solved).
+        it would end past the budget (the first :attr:`min_samples` are always solved);
+        ``None``: no cap (see :meth:`untimed`).
     :ivar lead_time_budget: the same for the opening lead (``None``: :attr:`time_budget`).
     :ivar threads: solver threads (``None``: every core, at most 2).
     :ivar memory_mb: transposition-table memory of each solver, MiB.
@@ -105,7 +106,7 @@ class PlaySettings:
     early_stop: float = 0.0
     equal_stop: int = 0
     tie_margin: float = 0.0
-    time_budget: float = 1.0
+    time_budget: Optional[float] = 1.0
     lead_time_budget: Optional[float] = None
     threads: Optional[int] = None
     memory_mb: int = 64
@@ -126,7 +127,7 @@ class PlaySettings:
                 raise ValueError(f"{name} must be a number >= 0, got {value!r}")
         for name in ("time_budget", "lead_time_budget"):
             value = getattr(self, name)
-            if value is None and name == "lead_time_budget":
+            if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not value > 0 or not math.isfinite(value):
@@ -148,6 +149,11 @@ class PlaySettings:
             raise ValueError(f"sampling must be (name, value) pairs or a dict, got "
                              f"{self.sampling!r}") from None
         object.__setattr__(self, "sampling", sampling)
+
+    def untimed(self) -> "PlaySettings":
+        """A copy without time budgets: every decision then depends on the view and the
+        random numbers only, never on the machine's speed or load (matches, benchmarks)."""
+        return replace(self, time_budget=None, lead_time_budget=None)
 
     def with_(self, **changes) -> "PlaySettings":
         """A copy with some settings changed (checked again).
@@ -216,15 +222,17 @@ def _check_view(view) -> None:
 
 def _equivalent_cards(view: SeatView) -> bool:
     """Whether every legal card is equivalent whatever the hidden hands hold: one suit, and
-    every rank between the highest and the lowest is either played already or held by the
-    seat to play."""
+    every rank between the highest and the lowest is either played in a completed trick or
+    held by the seat to play (a card of the trick in progress between them is not: one of
+    them would beat it and the other not, which decides who leads next)."""
     legal = view.legal_cards
     suit = legal[0].suit
     if any(c.suit != suit for c in legal):
         return False
     hi, lo = max(c.rank for c in legal), min(c.rank for c in legal)
     own = view.hand if view.to_play == view.seat else view.dummy_hand
-    gone = {c for _, c in view.played}
+    n = len(view.played) - len(view.current_trick)
+    gone = {c for _, c in view.played[:n]}
     for r in range(int(lo) + 1, int(hi)):
         card = Card(suit, r)
         if card not in gone and card not in own:
@@ -255,6 +263,8 @@ class CardPlayer:
         self._solvers: List[Solver] = []
         self._lock = threading.Lock()
         self._pool: Optional[ThreadPoolExecutor] = None
+        self._bid_key = None
+        self._bid_cache: dict = {}
 
     def _solver_list(self) -> List[Solver]:
         with self._lock:
@@ -263,6 +273,15 @@ class CardPlayer:
             if self._pool is None and self._threads > 1:
                 self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="cardplay")
             return self._solvers
+
+    def _bid_cache_for(self, view: SeatView) -> dict:
+        """The sampler's cache of "would this hand have made these calls" for this board's
+        auction (a pure cache: it changes no answer, only saves replaying the calls)."""
+        key = (view.dealer, view.vulnerability, view.calls)
+        if key != self._bid_key:
+            self._bid_key = key
+            self._bid_cache = {}
+        return self._bid_cache
 
     def close(self) -> None:
         """Release the solver threads (the player can still be used afterwards)."""
@@ -306,19 +325,18 @@ class CardPlayer:
         if opening_lead and s.lead_time_budget is not None:
             budget = s.lead_time_budget
         options = dict(s.sampling)
+        if s.method == "auction":
+            options.setdefault("threads", self._threads)
+            options.setdefault("bid_cache", self._bid_cache_for(view))
         samples = sample_deals(view, n, rng, method=s.method, system=self.system, **options)
         if len(samples) == 0:
             return CardChoice(_lowest_of_longest(view), legal, reason="no layout",
                               seconds=time.perf_counter() - start)
         deals = list(samples.deals)
         weights = list(samples.weights)
-        cap = n
-        if samples.exact:
-            cap = max(n, s.exact_samples)
-            order = list(range(len(deals)))
-            rng.shuffle(order)
-            deals = [deals[i] for i in order]
-            weights = [weights[i] for i in order]
+        # every layout when the sampler enumerated them (it gives them in a random order,
+        # so a budget that cuts the list short still solves a uniform choice of them)
+        cap = max(n, s.exact_samples) if samples.exact else n
         if len(deals) > cap:
             deals, weights = deals[:cap], weights[:cap]
         tricks, reason = self._solve_layouts(view, deals, weights, start, budget)
@@ -368,7 +386,7 @@ class CardPlayer:
             elapsed = time.perf_counter() - start
             per = elapsed / max(1, len(out))
             step = min(CHUNK, len(deals) - i)
-            if elapsed + per * step > budget:
+            if budget is not None and elapsed + per * step > budget:
                 reason = "budget"
                 break
             out.extend(run(deals[i:i + step]))

@@ -217,6 +217,26 @@ def test_forced_and_equivalent_cards_are_played_without_search():
     assert choice.reason == "forced" and choice.card == Card.from_str("S3")
 
 
+# -- an overtake that unblocks is not "equivalent cards" -------------------------------------
+UNBLOCK = {"S": "DQ H4 H3 H2", "N": "DA D6 SA SK", "W": "D4 SQ HA C2", "E": "D5 SJ ST HK"}
+
+
+def test_an_unblocking_overtake_is_not_taken_for_equivalent_cards():
+    # South leads DQ, West follows low; dummy must overtake with the ace to cash its
+    # spades (and the D6 then wins too): the low diamond loses in every layout
+    deal, auc, played = ending(UNBLOCK, "1NT Pass 3NT Pass Pass Pass", "S", "S")
+    trick = [(Seat.SOUTH, Card.from_str("DQ")), (Seat.WEST, Card.from_str("D4"))]
+    view = _view(deal, auc, played + trick, "S")
+    assert view.to_play == Seat.NORTH and set(view.legal_cards) == set(_cards("DA D6"))
+    solver = Solver(memory_mb=16)
+    for d in every_layout(view):
+        v = _tricks_by_card(view, d, solver)
+        assert v[Card.from_str("DA")] == 4 and v[Card.from_str("D6")] < 4
+    assert not cardplay._equivalent_cards(view)
+    choice = _player().choose(view, random.Random(2))
+    assert choice.card == Card.from_str("DA") and choice.reason != "equivalent"
+
+
 # -- after an opponent shows out, no layout gives them that suit; the finesse is taken -------
 # West showed out of clubs twice (it discarded H6 and H5); East holds every club left, so on
 # North's C2 and East's C4 South must finesse the queen
