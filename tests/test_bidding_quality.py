@@ -62,8 +62,48 @@ def test_summarise_and_table():
     assert s["mean_imps_from_par"] == pytest.approx(sum(r.imps for r in results) / 3)
     assert s["boards_with_makeable_slam"] == 1       # only the table with N-S 12 tricks
     assert s["boards_with_makeable_game"] == 3       # N-S 10, E-W 10, N-S 12
+    assert s["standard_error"] == pytest.approx(
+        np.std([r.imps for r in results], ddof=1) / np.sqrt(3))
+    # every board's IMPs are charged to exactly one cause
+    assert sum(b["imps"] for b in s["breakdown"].values()) == sum(r.imps for r in results)
+    assert sum(b["boards"] for b in s["breakdown"].values()) == sum(1 for r in results if r.imps)
+    assert s["calls"] == sum(len(r.auction.split()) for r in results)
     text = format_table(s)
-    assert "mean IMPs per board from par" in text and text.count("\n") == 8
+    assert "mean IMPs per board from par" in text and "| slam missed |" in text
+    assert text.count("\n") == 10 + 3 + len(s["breakdown"])
+
+
+def test_causes():
+    deal = Deal.from_pbn(SPEC_DEAL)
+    sa = StandardAmerican()
+    # the system bids 3NT by North on the spec deal
+    r = score_board(1, deal, Seat.NORTH, Vulnerability.NONE, flat_table(10), 430, sa)
+    assert r.contract == "3NTN"
+    # N-S take 10 tricks in every strain: 4S scores 420, 3NT+1 430: right strain
+    assert not r.wrong_strain and r.cause == "other" and r.imps == 0
+    # notrump takes 8 tricks, spades 10: 3NT fails where 4S makes -> wrong strain
+    t = flat_table(10)
+    t[4, 0] = t[4, 2] = 8
+    t[4, 1] = t[4, 3] = 5
+    r = score_board(1, deal, Seat.NORTH, Vulnerability.NONE, t, 420, sa)
+    assert r.wrong_strain and r.cause == "wrong strain" and r.game_failed
+    # twelve tricks in every strain: the slam was missed
+    r = score_board(1, deal, Seat.NORTH, Vulnerability.NONE, flat_table(12), 990, sa)
+    assert r.slam_missed and r.cause == "slam missed"
+
+
+def test_paired_difference():
+    from benchmarks.quality.bidding_quality import paired
+    deal = Deal.from_pbn(SPEC_DEAL)
+    sa = StandardAmerican()
+    results = [score_board(i + 1, deal, Seat.NORTH, Vulnerability.NONE, flat_table(t), 0, sa)
+               for i, t in enumerate((10, 3, 12))]
+    base = [dict(seed=r.seed, board=r.board, deal=r.deal, imps=r.imps + d)
+            for r, d in zip(results, (0, 2, 4))]
+    d = paired(results, base)
+    assert d["boards"] == 3 and d["better"] == 2 and d["worse"] == 0
+    assert d["mean_difference"] == pytest.approx(-2.0)
+    assert d["standard_error"] == pytest.approx(np.std([0, -2, -4], ddof=1) / np.sqrt(3))
 
 
 @pytest.mark.slow
