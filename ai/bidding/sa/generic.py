@@ -49,7 +49,7 @@ def _stop_theirs(ctx, b):
 
 
 def _fit(var):
-    return lambda ctx, b: max(8 - plen(ctx, b[var]), 3)
+    return lambda ctx, b: max(8 - plen(ctx, b[var]), 2)
 
 
 def _no_fit(major):

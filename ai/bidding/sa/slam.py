@@ -36,7 +36,7 @@ def _ask_calls(ctx, b):
 
 
 def _fit_len(ctx, b):
-    return max(8 - plen(ctx, b["y"]), 4)
+    return max(8 - plen(ctx, b["y"]), 3)
 
 
 #: Combined total points (mine plus partner's estimate) for a small slam in a suit.
