@@ -506,3 +506,37 @@ def test_cli_usage_errors_exit_2(capsys):
     assert cli_main([SPEC_DEAL, "--bogus"]) == 2
     assert cli_main(["--help"]) == 0
     assert "Standard American" in capsys.readouterr().out
+
+
+# -- candidate calls (for a bidder that chooses by simulation) ----------------------------------
+def test_candidates_are_true_and_include_the_choice(sa):
+    from ai.bidding import Candidate
+    hand = Hand.from_pbn("Q72.K842.A953.K4")          # 12 HCP, four hearts: game raise
+    auction = Auction("N", ["1H", "Pass"])
+    cands = sa.candidates(hand, auction)
+    assert all(isinstance(c, Candidate) for c in cands)
+    assert cands[0].chosen and cands[0].call == sa.choose(hand, auction) == Call.from_str("4H")
+    assert sum(c.chosen for c in cands) == 1
+    calls = {str(c.call) for c in cands}
+    # the limit raise (8-12, 3+ hearts) is true of the hand though the rules prefer game;
+    # 1NT (no fit) and Pass (0-5) are not
+    assert {"4H", "3H", "2D"} <= calls and "1NT" not in calls and "Pass" not in calls
+    for c in cands:
+        assert c.explanation == sa.explain(auction, c.call)
+        assert c.explanation.constraints.satisfied_by(hand) and c.explanation.in_system
+    judged = {str(c.call) for c in cands if c.judged}
+    assert "4H" in judged and "3H" not in judged      # 3H's judgement wants 10-12 total points
+
+
+def test_candidates_on_random_auctions_stay_true():
+    from ddsolver.deal import random_deals
+    sa = StandardAmerican()
+    for deal in random_deals(11, 15):
+        auction = Auction(Seat.NORTH)
+        while not auction.is_finished:
+            hand = deal[auction.to_act]
+            cands = sa.candidates(hand, auction, "All")
+            assert [c.call for c in cands if c.chosen] == [sa.choose(hand, auction, "All")]
+            assert all(c.explanation.constraints.satisfied_by(hand) for c in cands)
+            assert len({c.call for c in cands}) == len(cands)
+            auction.add(cands[0].call)

@@ -17,10 +17,11 @@ from ai.constraints import HandConstraints, ace_count, has_stopper
 
 from .explanation import Explanation, Forcing
 from .rules import Context, Rule
-from .system import BiddingSystem, Hint, check_vulnerability
+from .system import BiddingSystem, Candidate, Hint, check_vulnerability
 
 __all__ = [
     "BiddingSystem",
+    "Candidate",
     "Context",
     "Explanation",
     "Forcing",

@@ -35,7 +35,7 @@ from ddsolver.table import Vulnerability
 from .explanation import Explanation, Forcing, compose_text
 from .rules import Context, Rule
 
-__all__ = ["BiddingSystem", "Hint", "check_vulnerability"]
+__all__ = ["BiddingSystem", "Candidate", "Hint", "check_vulnerability"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,27 @@ class Hint:
 
     def __iter__(self):
         return iter((self.call, self.explanation))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A call the hand may make without breaking its explanation (see
+    :meth:`BiddingSystem.candidates`).
+
+    :ivar call: the call.
+    :ivar explanation: what the call means here; the hand satisfies its constraints.
+    :ivar judged: some rule making this call accepts the hand on its judgement too (not
+        only on its promise): the rules themselves consider the call for this hand.
+    :ivar chosen: this is the call :meth:`BiddingSystem.choose` makes.
+    :ivar priority: the highest priority among the rules that make the call and whose
+        promise the hand meets (``-1`` when only the envelope of several rules is met).
+    """
+
+    call: Call
+    explanation: Explanation
+    judged: bool
+    chosen: bool
+    priority: int
 
 
 def _check_hand(hand) -> Hand:
@@ -96,6 +117,8 @@ class BiddingSystem:
         if name:
             self.name = name
         self._cache: OrderedDict[tuple, Explanation] = OrderedDict()
+        self._instance_cache: OrderedDict[tuple, list] = OrderedDict()
+        self._index: dict = {}
         self._cache_size = 200_000
         #: calls made through the last-resort fallback (diagnostics; see tests)
         self.fallback_count = 0
@@ -131,6 +154,46 @@ class BiddingSystem:
         """
         call, _ = self._choose(hand, auction, vulnerability)
         return Hint(call, self.explain(auction, call))
+
+    def candidates(self, hand: Hand, auction: Auction,
+                   vulnerability: Vulnerability = Vulnerability.NONE) -> List[Candidate]:
+        """Every call of the system here whose explanation ``hand`` satisfies: the calls
+        among which a bidder may choose (e.g. by simulation) while partner's and the
+        opponents' reading of the call stays true.
+
+        Only calls the system makes here are listed (an in-system explanation); the call
+        :meth:`choose` makes is always among them, marked ``chosen``.  Ordered as the rules
+        rank them: judged calls first, then by priority.
+
+        :param vulnerability: as for :meth:`choose`.
+        :raises InvalidDealError: if ``hand`` is not a 13-card :class:`Hand`.
+        :raises AuctionFinishedError: if the auction is over.
+        :raises TypeError: if ``vulnerability`` is of a type no vulnerability has.
+        :raises InvalidNotationError: if ``vulnerability`` names no vulnerability.
+        """
+        chosen, _ = self._choose(hand, auction, vulnerability)
+        vulnerability = check_vulnerability(vulnerability)
+        ctx = Context(auction, self, vulnerability)
+        ordinary = self._instances(ctx, self.rules)
+        made = {i[1] for i in ordinary}
+        defaults = [i for i in self._instances(ctx, self.defaults) if i[1] not in made]
+        out = []
+        for group in (ordinary, defaults):
+            by_call = OrderedDict()
+            for inst in group:
+                by_call.setdefault(inst[1], []).append(inst)
+            for call, found in by_call.items():
+                exp = self.explain(auction, call)
+                if not exp.constraints.satisfied_by(hand):
+                    continue
+                met = [i for i in found if i[3].satisfied_by(hand)]
+                judged = any(i[0].judge is None or i[0].judge(hand, ctx, i[2]) for i in met)
+                prio = max((i[0].priority for i in met), default=-1)
+                out.append(Candidate(call, exp, judged, call == chosen, prio))
+        if not any(c.chosen for c in out):
+            out.append(Candidate(chosen, self.explain(auction, chosen), True, True, -1))
+        out.sort(key=lambda c: (not c.chosen, not c.judged, -c.priority))
+        return out
 
     def explain(self, auction: Auction, call) -> Explanation:
         """What ``call`` would mean if made now by the seat to act in ``auction``.
@@ -179,22 +242,50 @@ class BiddingSystem:
             for _ in range(self._cache_size // 10):
                 self._cache.popitem(last=False)
 
+    def _indexed(self, rules: Sequence[Rule], length: int):
+        """``(order, rule)`` of the rules that may match ``length`` calls since the opening
+        (a pattern of that many tokens, or "any auction"), in their original order."""
+        index = self._index.get(id(rules))
+        if index is None:
+            index = {}
+            self._index[id(rules)] = index
+        found = index.get(length)
+        if found is None:
+            found = []
+            for order, rule in enumerate(rules):
+                pats = rule._compiled  # type: ignore[attr-defined]
+                if any(p is None or len(p.tokens) == length for p in pats):
+                    found.append((order, rule))
+            index[length] = found
+        return found
+
     def _specific(self, ctx: Context) -> bool:
         """Whether some specific rule (group ``""``) has a matching auction pattern."""
         flag = getattr(ctx, "_specific", None)
         if flag is None:
-            flag = any(True for r in self.rules if r.group == ""
-                       for _ in r.situations(ctx))
+            flag = any(True for _, r in self._indexed(self.rules, len(ctx.since))
+                       if r.group == "" for _ in r.situations(ctx))
             ctx._specific = flag
         return flag
 
-    def _instances(self, ctx: Context, rules: Iterable[Rule]):
+    def _instances(self, ctx: Context, rules: Sequence[Rule]):
+        """Every ``(rule, call, bindings, constraints, order)`` the rules offer here.  They
+        depend on the auction only (not on a hand or the vulnerability), so they are
+        remembered per auction."""
+        key = (id(rules), int(ctx.auction.dealer), ctx.calls)
+        hit = self._instance_cache.get(key)
+        if hit is not None:
+            return hit
         out = []
-        for order, rule in enumerate(rules):
+        for order, rule in self._indexed(rules, len(ctx.since)):
             if rule.group == "generic" and self._specific(ctx):
                 continue
             for call, b, cons in rule.instances(ctx):
                 out.append((rule, call, b, cons, order))
+        self._instance_cache[key] = out
+        if len(self._instance_cache) > self._cache_size // 4:
+            for _ in range(self._cache_size // 40):
+                self._instance_cache.popitem(last=False)
         return out
 
     def _explain_in(self, ctx: Context, call: Call) -> Explanation:
