@@ -308,6 +308,16 @@ class BiddingSystem:
                 alts.append(c2)
         name = rule.name
         description = rule.describe(b)
+        # every meaning the call may have here, so that the words stay true whichever rule
+        # made it ("Major game: ...; or Competitive raise: ...")
+        others = []
+        for r, _, b2, _, _ in found[1:]:
+            words = (r.name, r.describe(b2))
+            if words != (name, description) and words not in others:
+                others.append(words)
+        if others:
+            description = "; or ".join(
+                [description] + [f"{n}: {d}" if d and d != n else n for n, d in others])
         artificial = rule.artificial
         alert = rule.alert
         text = compose_text(name, description, envelope, forcing, True, alert)

@@ -152,25 +152,40 @@ def length_points(hand: Hand) -> int:
     return sum(max(0, hand.length(s) - 5) for s in Suit)
 
 
-def support_points(hand: Hand, trump: Strain) -> int:
-    """Shortness points as dummy for ``trump`` (void 3, singleton 2, doubleton 1), counted
-    only with three or more trumps."""
+#: Shortness points as dummy: void, singleton, doubleton (with three or more trumps).
+SHORTNESS = {0: 3, 1: 2, 2: 1}
+#: Whether notrump judgement adds length points to HCP.
+NT_LENGTH_POINTS = True
+
+
+def support_points(hand: Hand, trump: Strain) -> float:
+    """Shortness points as dummy for ``trump`` (:data:`SHORTNESS`: void, singleton,
+    doubleton), counted only with three or more trumps."""
     if length(hand, trump) < 3:
         return 0
     pts = 0
     for s in Suit:
         if int(s) == int(trump):
             continue
-        pts += {0: 3, 1: 2, 2: 1}.get(hand.length(s), 0)
+        pts += SHORTNESS.get(hand.length(s), 0)
     return pts
 
 
-def total_points(hand: Hand, trump: Optional[Strain] = None) -> int:
+#: Points added per trump beyond eight in a known fit (my length plus partner's promised
+#: length).
+FIT_POINTS = 1
+
+
+def total_points(hand: Hand, trump: Optional[Strain] = None, ctx=None) -> float:
     """HCP plus length points, or (with a known trump fit) plus the larger of length and
-    shortness points."""
+    shortness points; with ``ctx`` also :data:`FIT_POINTS` per trump of the fit beyond
+    eight (partner's promised length counted)."""
     if trump is None or trump == Strain.NOTRUMP:
-        return hand.hcp + length_points(hand)
-    return hand.hcp + max(length_points(hand), support_points(hand, trump))
+        return hand.hcp + (length_points(hand) if NT_LENGTH_POINTS else 0)
+    pts = hand.hcp + max(length_points(hand), support_points(hand, trump))
+    if ctx is not None and FIT_POINTS:
+        pts += FIT_POINTS * max(0, length(hand, trump) + plen(ctx, trump) - 8)
+    return pts
 
 
 def pest(ctx) -> int:
@@ -178,3 +193,4 @@ def pest(ctx) -> int:
     range, at most three more."""
     lo, hi = partner_shown(ctx).hcp
     return lo + min(3, (hi - lo) // 2)
+

@@ -142,15 +142,28 @@ COMPETITION += [
 ]
 
 # -- advancing partner's overcall ----------------------------------------------------------
-for p in ("1x 1y P", "1x 2y P"):
+# Raises are judged on total points with the overcall's suit as trumps (shortness counts).
+def _tp_range(var, lo, hi=99):
+    from .common import total_points
+    return lambda h, c, b: lo <= total_points(h, b[var], c) <= hi
+
+
+_major_call = lambda ctx, b, call: call.strain in (H, S)
+ONE, TWO = "1x 1y P", "1x 2y P"
+COMPETITION += [
+    rule("Raise to game", ONE, "4y", {"hcp": (10, None), "y": 3}, "support, values for game",
+         priority=720, where=_major_call, judge=_tp_range("y", 13)),
+    rule("Jump raise", ONE, "3y", {"hcp": (8, 12), "y": 3}, "support, invitational",
+         priority=710, where=single_jump, judge=_tp_range("y", 11, 12)),
+    rule("Raise", ONE, "2y", {"hcp": (5, 10), "y": 3}, "support", priority=700,
+         judge=_tp_range("y", 7, 10)),
+    rule("Raise to game", TWO, "4y", {"hcp": (10, None), "y": 3}, "support, values for game",
+         priority=720, where=_major_call, judge=_tp_range("y", 12)),
+    rule("Raise", TWO, "3y", {"hcp": (5, 12), "y": 3}, "support", priority=700,
+         where=not_jump, judge=_tp_range("y", 7, 11)),
+]
+for p in (ONE, TWO):
     COMPETITION += [
-        rule("Raise to game", p, "4y", {"hcp": (13, None), "y": 3}, "support", priority=720,
-             where=lambda ctx, b, call: call.strain in (H, S)),
-        rule("Jump raise", p, "3y", {"hcp": (11, 12), "y": 3}, "support, invitational",
-             priority=710, where=single_jump),
-        rule("Raise", p, "2y", {"hcp": (7, 10), "y": 3}, "support", priority=700),
-        rule("Raise", p, "3y", {"hcp": (7, 10), "y": 3}, "support", priority=700,
-             where=not_jump),
         rule("Notrump game", p, "3NT", {"hcp": (14, None), "stop": "theirs", "y": (0, 2)},
              "stopper in their suit", priority=690),
         rule("Notrump invitation", p, "2NT", {"hcp": (11, 13), "stop": "theirs", "y": (0, 2)},
@@ -193,7 +206,7 @@ for p, forced in (("1x X P", True), ("2x X P", True), ("3x X P", True),
 # -- the doubler's rebid after partner's answer -------------------------------------------
 def _tp(var, lo, hi):
     from .common import total_points
-    return lambda h, c, b: lo <= total_points(h, b[var]) <= hi
+    return lambda h, c, b: lo <= total_points(h, b[var], c) <= hi
 
 
 DOUBLER = ["1x X P 1y P", "1x X P 2y P", "2x X P 2y P", "2x X P 3y P", "1x P P X P 1y P",
@@ -273,7 +286,7 @@ COMPETITION += [
     rule("New suit", INT, "1z", {"hcp": (6, None), "z": 4}, "four or more {z}", forcing=F1,
          priority=680, prefer=_prefer_len("z"),
          judge=lambda h, c, b: b["z"] in (H, S) or length(h, b["x"]) < _support(c, b)),
-    rule("Notrump game", INT, "3NT", {"hcp": (13, 15), "stop": "theirs"},
+    rule("Notrump game", INT, "3NT", {"hcp": (13, None), "stop": "theirs"},
          "stopper in their suit", priority=670),
     rule("Notrump invitation", INT, "2NT", {"hcp": (11, 12), "stop": "theirs"},
          "stopper in their suit", priority=665),

@@ -33,6 +33,8 @@ from .common import (
 #: promised HCP range is widened by this much so that the explanation stays true.
 DIST = 3
 GAME = 25
+#: Points more than :data:`GAME` wanted for a minor-suit game.
+MINOR_EXTRA = 2
 #: Added to the combined points wanted for a penalty double.
 PENALTY_SHIFT = 2
 #: Invite when total points plus partner's estimate fall this far short of game.
@@ -86,15 +88,29 @@ def _game_hcp(ctx, b):
 
 
 def _below_slam(ctx, b):
-    return None
+    """Upper HCP bound of a game bid in a suit: where Blackwood is available, a hand that
+    reaches the slam points opposite partner's minimum asks for aces instead (every such
+    hand can: see :func:`ai.bidding.sa.slam.agreed_suit`), so the game bid denies it."""
+    from ddsolver.auction import Call
+
+    from .slam import SLAM_POINTS, _can_ask
+    if not (ctx.is_legal(Call.bid(4, Strain.NOTRUMP)) and _can_ask(ctx, {})):
+        return None
+    return SLAM_POINTS - 1 - pmin(ctx)
 
 
-def _tp_game(var=None, need=GAME):
-    """Judge: total points (with the bound suit as trumps) reach ``need`` with partner's
-    estimate."""
+def _below_nt_slam(ctx, b):
+    """Upper HCP bound of a notrump game: from :data:`SLAM` with partner's estimate the
+    hand bids 6NT (see "Notrump slam")."""
+    return SLAM - 1 - pest(ctx)
+
+
+def _tp_game(var=None, extra=0):
+    """Judge: total points (with the bound suit as trumps) reach :data:`GAME` (plus
+    ``extra``) with partner's estimate."""
     def judge(hand, ctx, b):
         trump = b.get(var) if var else None
-        return need <= total_points(hand, trump) + pest(ctx)
+        return GAME + extra <= total_points(hand, trump, ctx) + pest(ctx)
     return judge
 
 
@@ -113,7 +129,7 @@ def _inv_hi(ctx, b):
 def _tp_invite(var=None):
     def judge(hand, ctx, b):
         trump = b.get(var) if var else None
-        tp = total_points(hand, trump)
+        tp = total_points(hand, trump, ctx)
         return GAME - INVITE_BAND <= tp + pest(ctx) < GAME
     return judge
 
@@ -144,6 +160,29 @@ def _compete_calls(ctx, b):
         lv = cheapest_level(ctx, s)
         if lv <= 3 or (lv == 4 and s in MAJORS):
             yield Call.bid(lv, s), {"y": s, "_level": lv}
+
+
+def _lott_raise_when(ctx, b):
+    """The opponents have bid, partner's last call is a bid in a suit and the last bid of
+    the auction (the right-hand opponent passed), below game."""
+    last = partner_last(ctx)
+    if last is None or not last.is_bid or last.strain == Strain.NOTRUMP:
+        return False
+    if ctx.last_bid != last or not rho_passed(ctx) or _in_game_or_above(ctx):
+        return False
+    return bool(ctx.opponents_suits())
+
+
+def _lott_raise_calls(ctx, b):
+    """Raises of partner's suit above the cheapest level, up to game: the law of total
+    tricks (Vernes, *The Law of Total Tricks*, 1969) bids to as many tricks as the side
+    holds trumps."""
+    from ddsolver.auction import Call
+    y = partner_last(ctx).strain
+    lo = cheapest_level(ctx, y)
+    for lv in range(lo + 1, game_level(y) + 1):
+        if lv <= 4:
+            yield Call.bid(lv, y), {"y": y, "_level": lv}
 
 
 def _penalty_need(ctx) -> int:
@@ -190,7 +229,7 @@ def _my_mid(ctx):
 def _accept_judge(hand, ctx, b):
     last = partner_last(ctx)
     trump = None if last.strain == Strain.NOTRUMP else last.strain
-    return total_points(hand, trump) >= _my_mid(ctx)
+    return total_points(hand, trump, ctx) >= _my_mid(ctx)
 
 
 def _accept_where(ctx, b, call):
@@ -230,7 +269,7 @@ def _reopen_double_spec(ctx, b):
     return build_constraints(spec, ctx, b)
 
 
-def _partner_natural_nt(ctx, b):
+def _partner_nt_last(ctx, b):
     """Partner's last call is a natural notrump bid below 4NT, the last bid of the auction,
     and the right-hand opponent passed."""
     last = partner_last(ctx)
@@ -238,7 +277,12 @@ def _partner_natural_nt(ctx, b):
         return False
     exp = ctx.last_explanation(ctx.partner)
     return (exp is not None and not exp.artificial and ctx.last_bid == last
-            and rho_passed(ctx) and pmax(ctx) - pmin(ctx) <= QUANT_WIDTH)
+            and rho_passed(ctx))
+
+
+def _partner_natural_nt(ctx, b):
+    """:func:`_partner_nt_last`, partner's range at most :data:`QUANT_WIDTH` wide."""
+    return _partner_nt_last(ctx, b) and pmax(ctx) - pmin(ctx) <= QUANT_WIDTH
 
 
 def _quant_lo(ctx, b):
@@ -326,10 +370,10 @@ GENERIC = [
          "18-21, balanced, stopper", priority=245, group="generic", when=_reopen_when,
          where=lambda c, b, call: call.level == cheapest_level(c, Strain.NOTRUMP)),
     # -- game and slam from partner's shown values
-    rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: SLAM - pest(c),
-                                               lambda c, b: SLAM + 3 - pest(c)),
-                                       "balanced": True}, "to play", priority=420,
-         when=_game_try_allowed, group="generic"),
+    rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: SLAM - pest(c), None)},
+         "enough for slam with partner's values", priority=420,
+         when=lambda c, b: _game_try_allowed(c, b) or _partner_nt_last(c, b),
+         group="generic"),
     rule(QUANT, None, "4NT", {"hcp": (_quant_lo, _quant_hi), "balanced": True},
          "invites 6NT; partner bids it with a maximum", priority=415, group="generic",
          when=_partner_natural_nt),
@@ -340,7 +384,7 @@ GENERIC = [
     rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": _fit("M")},
          "eight-card fit, values for game", priority=400, when=_game_try_allowed,
          group="generic", judge=_tp_game("M")),
-    rule("Major game", None, "4M", {"hcp": (_game_hcp, _below_slam), "M": 6},
+    rule("Major game", None, "4M", {"hcp": (_game_hcp, None), "M": 6},
          "six or more {M}, values for game", priority=395, group="generic",
          when=_game_try_allowed, judge=_tp_game("M"),
          where=lambda c, b, call: call.strain in _my_suits(c)),
@@ -348,14 +392,15 @@ GENERIC = [
          "six or more {M}, invites game", priority=295, group="generic",
          when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite("M"),
          where=lambda c, b, call: call.strain in _my_suits(c)),
-    rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_slam), "stop": _stop_theirs,
+    rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_nt_slam), "stop": _stop_theirs,
                                        "H": _no_fit(H), "S": _no_fit(S)},
          "values for game, no major fit", priority=390, when=_game_try_allowed, group="generic",
          judge=_tp_game()),
-    rule("Minor game", None, "5m", {"hcp": (lambda c, b: 27 - pest(c) - DIST, _below_slam),
+    rule("Minor game", None, "5m", {"hcp": (lambda c, b: GAME + MINOR_EXTRA - pest(c) - DIST,
+                                            _below_slam),
                                     "m": _fit("m")},
          "fit, values for game", priority=380, when=_game_try_allowed, group="generic",
-         judge=_tp_game("m", 27)),
+         judge=_tp_game("m", MINOR_EXTRA)),
     # -- invitations when partner is limited
     rule("Invitational raise", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": _fit("M")},
          "invites game", priority=300, group="generic",
@@ -374,6 +419,10 @@ GENERIC = [
          priority=250, group="generic",
          when=lambda c, b: partner_has_bid(c) and _opp_last(c, b),
          prefer=lambda h, c, b: (length(h, b["y"]) + plen(c, b["y"]), int(b["y"]))),
+    rule("Competitive raise", None, _lott_raise_calls, {"y": _lott},
+         "a long fit in {y}: bids to the level of the trumps held (law of total tricks)",
+         priority=245, group="generic", when=_lott_raise_when,
+         prefer=lambda h, c, b: b["_level"]),
     rule("Penalty double", None, "X", {"hcp": (_penalty_hcp, None)}, "for penalty",
          priority=300, group="generic", judge=_penalty_judge,
          when=lambda c, b: (_opp_last(c, b) and c.doubled == 0 and c.last_bid.level >= 2
@@ -386,7 +435,8 @@ GENERIC = [
     rule("Own suit again", None, ("2y", "3y", "4y"), {"y": 6}, "six or more {y}",
          priority=150, where=not_jump, group="generic", when=_forced,
          prefer=lambda h, c, b: length(h, b["y"])),
-    rule("Notrump", None, ("1NT", "2NT", "3NT"), {"stop": "theirs"}, "stopper in their suits",
+    rule("Notrump", None, ("1NT", "2NT", "3NT"), {"stop": "theirs", "balanced": True},
+         "balanced, stopper in their suits",
          priority=140, group="generic", when=_forced,
          where=lambda c, b, call: call.level == cheapest_level(c, Strain.NOTRUMP)),
     rule("New suit", None, ("1y", "2y", "3y", "4y"), {"y": 4}, "four or more {y}",

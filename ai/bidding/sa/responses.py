@@ -35,7 +35,7 @@ def _two_over_one_len(ctx, b):
 
 def _tp(var, lo, hi):
     """Judgement: total points with ``var`` as trumps within ``lo``..``hi``."""
-    return lambda h, c, b: lo <= total_points(h, b[var]) <= hi
+    return lambda h, c, b: lo <= total_points(h, b[var], c) <= hi
 
 
 RESPONSES = []

@@ -7,7 +7,18 @@ from ai.constraints import ace_count
 from ddsolver.auction import Call
 from ddsolver.cards import Strain
 
-from .common import F1, SUITS, last_name, length, plen, pmin, rho_passed, rule, total_points
+from .common import (
+    F1,
+    SUITS,
+    honours,
+    last_name,
+    length,
+    plen,
+    pmin,
+    rho_passed,
+    rule,
+    total_points,
+)
 
 BLACKWOOD = "Blackwood"
 ANSWER = "Blackwood answer"
@@ -36,7 +47,18 @@ def _ask_calls(ctx, b):
 
 
 def _fit_len(ctx, b):
-    return max(8 - plen(ctx, b["y"]), 3)
+    return max(8 - plen(ctx, b["y"]), 2)
+
+
+def _own_suits(ctx):
+    return [c.strain for c in ctx.calls_of(ctx.seat) if c.is_bid and c.strain != Strain.NOTRUMP]
+
+
+def _own_ask_calls(ctx, b):
+    """Blackwood with one of my own bid suits as trumps (six or more cards)."""
+    call = Call.bid(4, Strain.NOTRUMP)
+    for s in dict.fromkeys(_own_suits(ctx)):
+        yield call, {"y": s}
 
 
 #: Combined total points (mine plus partner's estimate) for a small slam in a suit.
@@ -77,11 +99,35 @@ def _slam_values(hand, ctx, b):
             and total_points(hand, b["y"]) + pest_slam(ctx) >= need)
 
 
+#: Points more than :data:`SLAM_POINTS` wanted for a slam in my own suit (no fit shown).
+OWN_SUIT_EXTRA = 2
+
+
+def _own_suit_slam_values(hand, ctx, b):
+    """Judgement for Blackwood in my own long suit: a self-sufficient suit (two of the top
+    three honours, or seven cards with one) and :data:`OWN_SUIT_EXTRA` more points."""
+    y = b["y"]
+    if agreed_suit(hand, ctx) != y:
+        return False
+    top = honours(hand, y, 3)
+    if not (top >= 2 or (length(hand, y) >= 7 and top >= 1)):
+        return False
+    return total_points(hand, y) + pest_slam(ctx) >= SLAM_POINTS + OWN_SUIT_EXTRA
+
+
 def agreed_suit(hand, ctx):
-    """The suit of our best fit (my length plus partner's promised length), majors and
-    then higher suits first on ties."""
-    return max(SUITS, key=lambda s: (length(hand, s) + plen(ctx, s), s in (Strain.HEARTS,
-                                                                           Strain.SPADES), s))
+    """The trump suit slam bidding assumes: our longest fit of eight or more cards (my
+    length plus partner's promised length; majors, then higher suits, first on ties); else
+    my longest own bid suit of six or more cards; else simply the longest combined suit."""
+    def key(s):
+        return (length(hand, s) + plen(ctx, s), s in (Strain.HEARTS, Strain.SPADES), s)
+    best = max(SUITS, key=key)
+    if length(hand, best) + plen(ctx, best) >= 8:
+        return best
+    own = [s for s in _own_suits(ctx) if length(hand, s) >= 6]
+    if own:
+        return max(own, key=lambda s: (length(hand, s), s))
+    return best
 
 
 def _answered(ctx, b):
@@ -122,6 +168,9 @@ SLAM = [
     rule(BLACKWOOD, None, _ask_calls, {"hcp": _ask_hcp, "y": _fit_len},
          "asks for aces; slam interest", forcing=F1, artificial=True, priority=900,
          when=_can_ask, group="always", judge=_slam_values),
+    rule(BLACKWOOD, None, _own_ask_calls, {"hcp": _ask_hcp, "y": 6},
+         "asks for aces; slam interest", forcing=F1, artificial=True, priority=900,
+         when=_can_ask, group="always", judge=_own_suit_slam_values),
     rule(ANSWER, None, "5C", {"aces": (0, 4)}, "0 or 4 aces", artificial=True,
          priority=1100, when=_answered, group="always"),
     rule(ANSWER, None, "5D", {"aces": (1,)}, "one ace", artificial=True, priority=1100,
