@@ -148,7 +148,10 @@ def _tp_range(var, lo, hi=99):
     return lambda h, c, b: lo <= total_points(h, b[var], c) <= hi
 
 
-_major_call = lambda ctx, b, call: call.strain in (H, S)
+def _major_call(ctx, b, call):
+    return call.strain in (H, S)
+
+
 ONE, TWO = "1x 1y P", "1x 2y P"
 COMPETITION += [
     rule("Raise to game", ONE, "4y", {"hcp": (10, None), "y": 3}, "support, values for game",
