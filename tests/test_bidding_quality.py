@@ -1,4 +1,5 @@
-"""Tests of the bidding-quality benchmark (benchmarks/quality/bidding_quality.py)."""
+"""Tests of the bidding-quality measure (ai/bidding/quality.py; its benchmark is
+benchmarks/quality/bidding_quality.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 import pytest
 
 from ai.bidding import StandardAmerican
-from benchmarks.quality.bidding_quality import format_table, run, score_board, summarise
+from ai.bidding.quality import format_table, run, score_board, summarise
 from ddsolver.auction import Auction
 from ddsolver.contract import game_level
 from ddsolver.deal import Deal
@@ -93,7 +94,7 @@ def test_causes():
 
 
 def test_paired_difference():
-    from benchmarks.quality.bidding_quality import paired
+    from ai.bidding.quality import paired
     deal = Deal.from_pbn(SPEC_DEAL)
     sa = StandardAmerican()
     results = [score_board(i + 1, deal, Seat.NORTH, Vulnerability.NONE, flat_table(t), 0, sa)

@@ -60,3 +60,14 @@ def test_benchmark_modules_import_each_other_by_package():
     for path in _modules(ROOT / "benchmarks"):
         bare = {name for name in _imported(path) if name.split(".")[0] in local}
         assert bare == set(), (path.relative_to(ROOT), bare)
+
+
+def test_no_test_imports_a_benchmark():
+    """What a test needs lives in the packages (ddsolver, ai) or in tests/, not in a
+    benchmark script (e.g. the bidding-quality measure is ai.bidding.quality)."""
+    offenders = {}
+    for path in _modules(ROOT / "tests"):
+        bench = {name for name in _imported(path) if name.split(".")[0] == "benchmarks"}
+        if bench:
+            offenders[path.name] = sorted(bench)
+    assert offenders == {}
