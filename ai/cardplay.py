@@ -22,7 +22,7 @@ machine, so a decision is a function of the view and the random numbers; only th
 budget (:attr:`PlaySettings.time_budget`, a cap) can cut a decision short on a slow or busy
 machine.
 
-Choice among the cards (see ``shared/design/cardplay.md`` in the project's design notes and
+Choice among the cards (see ``docs/design/cardplay.md`` and
 Frank & Basin, "Search in games with incomplete information", AIJ 1998, on strategy
 fusion): a card worse than another in every layout solved is never chosen; among the rest
 the best expected utility wins, cards within :attr:`PlaySettings.tie_margin` of it count as

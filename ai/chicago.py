@@ -1,6 +1,6 @@
 """A Chicago match against the computer, saved after every call and card and resumable.
 
-Chicago (``spec/game.md``, "Rubber and Chicago"): four boards with fixed dealer and
+Chicago (``docs/game.md``, "Rubber and Chicago"): four boards with fixed dealer and
 vulnerability (1: North deals, none vulnerable; 2: East, North-South; 3: South, East-West;
 4: West, both), part-scores carried until a game, 100 for a board-4 part-score that completes
 no game, slams, overtricks, undertricks and doubles from the duplicate table, no honours.

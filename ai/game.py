@@ -7,7 +7,7 @@ table has shown (WBF Laws 2017: dummy is faced after the opening lead, Law 41; d
 plays dummy's cards, Law 45), checks every call and card against the rules, and scores the
 result (duplicate scoring, the spec's table; :func:`ddsolver.scoring.ns_score`).
 
-The table's rules beyond the Laws (``spec/game.md``, "The product around the rules"):
+The table's rules beyond the Laws (``docs/game.md``, "The product around the rules"):
 
 * **The human plays both hands.**  With ``human=Seat.SOUTH`` the South player plays
   North's cards too whenever North-South win the contract, whoever of the two is declarer.

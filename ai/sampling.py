@@ -25,7 +25,7 @@ Methods (``method=``):
 
 How the auction method deals (an exact sampler; the idea of dealing a hand's suit lengths
 first, weighted by the number of card combinations, then the cards within the suits, as
-described in ``design/cardplay.md``, "Sampling without waste", made exact by dynamic
+described in ``docs/design/cardplay.md``, "Sampling without waste", made exact by dynamic
 programming):
 
 - *Two hidden seats* (every decision after the opening lead): the unseen cards of each suit

@@ -2,7 +2,7 @@
 
 The ``ddsolver-play`` command (also ``python -m ai.tui``).  The human sits South with a
 computer partner North against two computer opponents, and plays North's cards too whenever
-North-South win the contract (``spec/game.md``).  The screen fits an 80 x 24 terminal: the
+North-South win the contract (``docs/game.md``).  The screen fits an 80 x 24 terminal: the
 board's header and running score, the hands the human may see, the auction, the contract,
 the current trick and the tricks won; one prompt line takes calls, cards and commands.
 Rendering uses `rich <https://rich.readthedocs.io>`_; input is line based, so the game runs

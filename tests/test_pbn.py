@@ -1,6 +1,6 @@
 """Tests for ddsolver.pbn: the PBN 2.1 reader and writer, on real files and on edge cases.
 
-The real files in tests/data are copies of /work/shared/realdata (see its README): a club
+The real files in tests/data are copies of real files written by bridge software: a club
 hand record written by BridgeComposer 5.97 (CRLF, carries a double-dummy answer key), a
 hand-edited BridgeComposer file (stray spaces, comments, partial auctions with AC
 placeholders), and the PBN reference implementation's conformance file.

@@ -1,6 +1,6 @@
 """Tests for ddsolver.scoring: contracts, duplicate scores, IMPs, matchpoints, rubber, Chicago.
 
-Expected values are worked out by hand from the rules in spec/game.md and the WBF tables,
+Expected values are worked out by hand from the rules in docs/game.md and the WBF tables,
 not computed by the code under test.
 """
 
