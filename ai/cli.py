@@ -22,7 +22,10 @@ def main() -> None:
 from ai.bidding.__main__ import bid_command  # noqa: E402
 from ai.match import match_command  # noqa: E402
 from ai.sampling import simulate_command  # noqa: E402
+from ai.web.cli import translations_command, web_command  # noqa: E402
 
 main.add_command(bid_command)
 main.add_command(match_command)
 main.add_command(simulate_command)
+main.add_command(web_command)
+main.add_command(translations_command)

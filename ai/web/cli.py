@@ -1,0 +1,58 @@
+"""``ddsolver-ai web``: serve the page locally (and ``ddsolver-ai translations``)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from .i18n import translations_command
+
+__all__ = ["translations_command", "web_command"]
+
+#: Tiny computers for tests and demonstrations (``--fast``): two layouts a card.
+FAST = {"samples": 2, "lead_samples": 2, "min_samples": 1, "time_budget": 0.05,
+        "threads": 1}
+
+
+@click.command("web")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to bind (give 0.0.0.0 only to serve other machines on "
+                   "purpose).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option("--data-dir", type=click.Path(file_okay=False),
+              help="Where matches in progress are saved (default: web/ in the user's data "
+                   "directory).")
+@click.option("--leaderboard", type=click.Path(dir_okay=False),
+              help="The leaderboard file (default: the terminal game's, in the user's data "
+                   "directory).")
+@click.option("--ttl", type=click.FloatRange(60, 3650 * 86400), default=24 * 3600.0,
+              show_default=True, help="Seconds after which an unused match expires.")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="Solver threads per computer (default: the level's).")
+@click.option("--fast", is_flag=True,
+              help="Tiny computers (two layouts a card): for tests and demonstrations.")
+@click.option("--deal-seed", default=None,
+              help="Seed the Chicago deals (reproducible matches: tests, screenshots).")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info",
+                                                "debug"]), default="info",
+              show_default=True)
+def web_command(host, port, data_dir, leaderboard, ttl, threads, fast, deal_seed,
+                log_level):
+    """Serve the web page: Chicago against the computer and the boards of the day, in
+    English, German, Spanish or Vietnamese.  Open http://HOST:PORT/ in a browser.  The
+    HTTP robot API is served beside it (/api/...)."""
+    try:
+        from .app import serve
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise click.ClickException(f"the page needs FastAPI and uvicorn: pip install "
+                                   f"'ddsolver[server]' ({exc})")
+    from ai.daily import default_data_dir
+    settings = dict(FAST) if fast else {}
+    if threads is not None:
+        settings["threads"] = threads
+    if data_dir is None:
+        data_dir = os.path.join(default_data_dir(), "web")
+    click.echo(f"Serving the page on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    serve(host, port, log_level=log_level, data_dir=data_dir, leaderboard=leaderboard,
+          ttl=ttl, computer_settings=settings, deal_seed=deal_seed)

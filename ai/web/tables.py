@@ -1,0 +1,623 @@
+"""Matches held by the web server, one table per unguessable id.
+
+A table is a :class:`~ai.chicago.ChicagoMatch` or :class:`~ai.daily.DailyBoards` (saved
+after every call and card in the server's data directory, so a page reload or a server
+restart resumes it) and the id of the page that plays it (``secrets.token_urlsafe``: 144
+random bits).  The page sends one decision at a time; :meth:`WebTable.act` checks it
+against the rules and the human's seats, then lets the computers play until the human is
+due again (or the board is over) by running :func:`ai.game.play_board` from the saved
+progress, with a stand-in for the human that hands over the checked decision once and
+then stops the board (:class:`HumanTurn`).
+
+What the page is told (:meth:`WebTable.state`) is what the human may see at the table:
+South's cards; once the opening lead is faced, dummy's cards, and North's cards when
+North-South declare (the human then plays both hands); every call with its explanation
+and every card played; all four hands only when the board is over.  The computers are
+:class:`ai.robot.ComputerPlayer` objects and receive only their own
+:class:`~ai.players.SeatView` from :func:`ai.game.play_board`.
+
+Tables not used for :attr:`MatchStore.ttl` seconds expire: they are dropped from memory
+and their file is deleted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Dict, List, Optional
+
+from ai.chicago import BoardSeries, ChicagoMatch, SavedGameError, close_table, computer_table
+from ai.daily import (
+    DailyBoards,
+    DuplicateEntryError,
+    Leaderboard,
+    LeaderboardError,
+    _check_name,
+    load_game,
+    local_today,
+)
+from ai.game import BoardResult, TableEvent, view_of
+from ai.players import SeatView
+from ai.robot import LEVELS
+from ddsolver.auction import Auction, Call
+from ddsolver.cards import Card
+from ddsolver.errors import BridgeError
+from ddsolver.play import Position
+from ddsolver.table import Seat
+
+from .meaning import Localizer
+
+__all__ = ["HumanTurn", "MatchStore", "WebError", "WebTable"]
+
+HUMAN = Seat.SOUTH
+_ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+class WebError(Exception):
+    """A request the server refuses: answered ``{"error": {"code", "message"}}`` with
+    :attr:`status`; the match is left unchanged."""
+
+    def __init__(self, code: str, message: str, status: int = 422):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "message": self.message}
+
+
+class HumanTurn(Exception):
+    """Raised by the human's stand-in when the board needs a decision the page has not
+    sent yet: the board stops there (its progress is saved)."""
+
+
+class _WebHuman:
+    """The human at South for :func:`ai.game.play_board`: gives the one checked decision
+    it holds, then stops the board at the next question."""
+
+    def __init__(self):
+        self.pending = None
+
+    def call(self, view: SeatView):
+        if isinstance(self.pending, Call):
+            call, self.pending = self.pending, None
+            return call
+        raise HumanTurn
+
+    def card(self, view: SeatView):
+        if isinstance(self.pending, Card):
+            card, self.pending = self.pending, None
+            return card
+        raise HumanTurn
+
+
+def _cards(hand) -> List[str]:
+    return [str(c) for c in sorted(hand.cards, key=lambda c: (-int(c.suit), -int(c.rank)))]
+
+
+@dataclass
+class _Turn:
+    """Where the board in progress stands."""
+
+    phase: str                     # "auction", "play", "between" (board over), "over"
+    auction: Optional[Auction] = None
+    position: Optional[Position] = None
+    to_act: Optional[Seat] = None      # the seat due (to call, or whose card is due)
+    controller: Optional[Seat] = None  # who decides for to_act (declarer for dummy)
+    human_turn: bool = False
+
+
+class WebTable:
+    """One match played by one page.
+
+    :param series: the :class:`ChicagoMatch` or :class:`DailyBoards`.
+    :param table_id: the page's id.
+    :param level: the computers' strength.
+    :param computer_settings: overrides of the computers' settings (tests: tiny budgets).
+    :param leaderboard: the leaderboard file for the boards of the day.
+    """
+
+    def __init__(self, series: BoardSeries, table_id: str, *, level: str,
+                 computer_settings: Optional[dict] = None, leaderboard=None):
+        self.series = series
+        self.id = table_id
+        self.level = level
+        self.computer_settings = dict(computer_settings or {})
+        self.leaderboard = leaderboard
+        self.lock = threading.Lock()
+        self.last_used = time.time()
+        self.events: List[dict] = []
+
+    # -- kind ---------------------------------------------------------------------------------
+    @property
+    def mode(self) -> str:
+        return "daily" if isinstance(self.series, DailyBoards) else "chicago"
+
+    def _computers_seed(self):
+        s = self.series
+        return f"daily:{s.date}" if isinstance(s, DailyBoards) else s.seed
+
+    # -- where the board stands ------------------------------------------------------------
+    def _turn(self) -> _Turn:
+        s = self.series
+        if s.is_finished:
+            return _Turn("over")
+        if s.progress is None:
+            return _Turn("between")
+        deal = s.current_deal()
+        progress = s.progress
+        auction = Auction(s.dealer, progress.calls)
+        if not auction.is_finished:
+            seat = auction.to_act
+            return _Turn("auction", auction, None, seat, seat, seat == HUMAN)
+        contract = auction.contract
+        pos = Position(deal, trump=contract.strain, leader=auction.declarer.lho)
+        for seat, card in progress.play:
+            pos.play(card, seat=seat)
+        to_play = pos.to_move
+        declarer = auction.declarer
+        controller = declarer if to_play in (declarer, declarer.partner) else to_play
+        ours = declarer.side == HUMAN.side
+        human = controller == HUMAN or (ours and controller == declarer)
+        return _Turn("play", auction, pos, to_play, controller, human)
+
+    def _human_view(self, turn: _Turn) -> SeatView:
+        """The view the human decides from now: South's, or declarer's when the human plays
+        for North-South as declarer."""
+        s = self.series
+        seat = turn.controller if turn.phase == "play" and turn.human_turn else HUMAN
+        return view_of(s.current_deal(), seat, dealer=s.dealer, vulnerability=s.vulnerability,
+                       calls=s.progress.calls, explanations=None, played=s.progress.play)
+
+    # -- acting -----------------------------------------------------------------------------
+    def _players(self, human):
+        settings = dict(self.computer_settings)
+        return computer_table(human, level=self.level, seed=self._computers_seed(),
+                              human=HUMAN, **settings)
+
+    def _run(self, decision=None) -> None:
+        """Play from the saved progress until the human is due or the board is over."""
+        human = _WebHuman()
+        human.pending = decision
+        players = self._players(human)
+        events: List[dict] = []
+
+        def observe(event: TableEvent) -> None:
+            events.append(_event(event))
+
+        try:
+            self.series.play(players, observer=observe)
+        except HumanTurn:
+            pass
+        finally:
+            close_table(players)
+            self.events = events
+        if self.series.is_finished and isinstance(self.series, DailyBoards):
+            self._record_daily()
+
+    def start(self) -> None:
+        """Deal the next board (between boards) and let the computers call until the
+        human is due.
+
+        :raises WebError: when the board in progress is not over, or the match is.
+        """
+        turn = self._turn()
+        if turn.phase == "over":
+            raise WebError("match_over", "the match is over", 409)
+        if turn.phase != "between":
+            raise WebError("board_in_progress", "the board in progress is not over", 409)
+        self.series.current_deal()
+        self._run()
+
+    def resume(self) -> None:
+        """Let the computers act if they are due (after a restart mid-board)."""
+        turn = self._turn()
+        if turn.phase in ("auction", "play") and not turn.human_turn:
+            self._run()
+
+    def call(self, text) -> None:
+        """The human's call (South's).
+
+        :raises WebError: not the human's turn, not a call, or not legal now.
+        """
+        turn = self._turn()
+        if turn.phase != "auction":
+            raise WebError("not_auction", "the auction is not in progress", 409)
+        if not turn.human_turn:
+            raise WebError("out_of_turn", f"it is {turn.to_act.name}'s turn to call, not "
+                                          f"South's", 409)
+        if not isinstance(text, str) or len(text) > 8:
+            raise WebError("bad_call", "a call is text such as 1C, 3NT, Pass, X or XX")
+        try:
+            call = Call.from_str(text)
+        except (BridgeError, ValueError):
+            raise WebError("bad_call", f"not a call: {text!r}") from None
+        if not turn.auction.is_legal(call):
+            raise WebError("illegal_call", f"{call} is not legal after "
+                                           f"{' '.join(map(str, turn.auction.calls))}")
+        self._run(call)
+
+    def card(self, seat_text, card_text) -> None:
+        """The human's card from ``seat``'s hand (South's, or North's when North-South
+        declare).
+
+        :raises WebError: not in the play, a seat the human does not control or that is
+            not due, not a card, or not a legal card.
+        """
+        turn = self._turn()
+        if turn.phase != "play":
+            raise WebError("not_play", "no card is due: the play is not in progress", 409)
+        if not isinstance(seat_text, str) or not isinstance(card_text, str) \
+                or len(seat_text) > 8 or len(card_text) > 4:
+            raise WebError("bad_card", "a card is sent as a seat (N, E, S, W) and a card "
+                                       "such as SA, HT or C2")
+        try:
+            seat = Seat.from_str(seat_text)
+            card = Card.from_str(card_text)
+        except (BridgeError, ValueError):
+            raise WebError("bad_card", f"not a seat and a card: {seat_text!r} "
+                                       f"{card_text!r}") from None
+        declarer = turn.auction.declarer
+        mine = {HUMAN} | ({HUMAN.partner} if declarer.side == HUMAN.side else set())
+        if seat not in mine:
+            raise WebError("not_your_seat", f"you do not play {seat.name}'s cards", 403)
+        if not turn.human_turn or seat != turn.to_act:
+            raise WebError("out_of_turn", f"it is {turn.to_act.name}'s turn to play, not "
+                                          f"{seat.name}'s", 409)
+        view = self._human_view(turn)
+        if card not in view.legal_cards:
+            held = _held_cards(self.series.current_deal(), self.series.progress, seat)
+            why = ("you must follow suit" if card in held
+                   else f"{seat.name} does not hold {card}")
+            raise WebError("illegal_card", f"{card} is not a legal card: {why} (legal: "
+                                           f"{' '.join(map(str, view.legal_cards))})")
+        self._run(card)
+
+    def hint(self, lang: str) -> dict:
+        """The easy level's suggestion for the human's decision now.
+
+        :raises WebError: at another level, or when the human is not due.
+        """
+        if self.level != "easy":
+            raise WebError("no_hint", "hints are given at the easy level only", 409)
+        turn = self._turn()
+        if turn.phase not in ("auction", "play") or not turn.human_turn:
+            raise WebError("out_of_turn", "nothing is asked of you now", 409)
+        view = self._human_view(turn)
+        loc = Localizer(lang)
+        if turn.phase == "auction":
+            hint = self.series.system.hint(view.original_hand, view.auction, view.vulnerability)
+            return {"call": str(hint.call), "call_text": loc.call(hint.call),
+                    "explanation": loc.explanation(hint.explanation)}
+        from ai.robot import ComputerPlayer
+        helper = ComputerPlayer("easy", seed=f"hint:{self._computers_seed()}", threads=1,
+                                **{k: v for k, v in self.computer_settings.items()
+                                   if k != "threads"})
+        try:
+            choice = helper.hint(view)
+        finally:
+            helper.close()
+        return {"seat": turn.to_act.letter, "card": str(choice.card)}
+
+    # -- the daily record -----------------------------------------------------------------
+    def _record_daily(self) -> None:
+        s = self.series
+        settings = s.settings
+        if settings.get("practice") or settings.get("recorded") is not None:
+            return
+        name = settings.get("name")
+        try:
+            with Leaderboard(self.leaderboard) as lb:
+                lb.record(name, s.date, s.total, s.result_texts())
+            settings["recorded"] = True
+        except DuplicateEntryError:
+            settings["recorded"] = False
+        except LeaderboardError as exc:
+            settings["recorded"] = False
+            settings["record_error"] = str(exc)[:200]
+        try:
+            s.save()
+        except OSError:
+            pass
+
+    # -- what the page sees -----------------------------------------------------------------
+    def state(self, lang: str) -> dict:
+        """Everything the page shows, as the human may see it (see the module docstring);
+        the explanations in ``lang``."""
+        s = self.series
+        loc = Localizer(lang)
+        turn = self._turn()
+        out = {"id": self.id, "mode": self.mode, "level": self.level, "phase": turn.phase,
+               "boards": self._boards(loc), "score": self._score(),
+               "events": self.events}
+        if isinstance(s, DailyBoards):
+            out["daily"] = {"date": s.date, "name": s.settings.get("name"),
+                            "practice": bool(s.settings.get("practice")),
+                            "recorded": s.settings.get("recorded")}
+        if turn.phase in ("between", "over"):
+            out["last"] = self._result(s.results[-1], loc, len(s.results)) if s.results \
+                else None
+            if turn.phase == "over":
+                out["final"] = self._final()
+            return out
+        deal = s.current_deal()
+        progress = s.progress
+        board = {"number": s.board_number, "dealer": s.dealer.letter,
+                 "vulnerability": s.vulnerability.pbn}
+        exps = s.system.explain_all(turn.auction)
+        auction = [{"seat": s.dealer.next(i).letter, "call": str(c),
+                    "text": loc.call(c, short=True), "explanation": loc.explanation(e)}
+                   for i, (c, e) in enumerate(zip(turn.auction.calls, exps))]
+        out.update({"board": board, "auction": auction,
+                    "to_act": None if turn.to_act is None else turn.to_act.letter,
+                    "your_turn": turn.human_turn})
+        hands = {HUMAN.letter: _cards(_held_cards(deal, progress, HUMAN))}
+        if turn.phase == "auction":
+            out["hands"] = hands
+            if turn.human_turn:
+                out["legal_calls"] = [str(c) for c in turn.auction.legal_calls()]
+            return out
+        declarer = turn.auction.declarer
+        dummy = declarer.partner
+        contract = turn.auction.contract
+        faced = len(progress.play) > 0
+        if faced:
+            hands[dummy.letter] = _cards(_held_cards(deal, progress, dummy))
+            if declarer.side == HUMAN.side:
+                hands[declarer.letter] = _cards(_held_cards(deal, progress, declarer))
+        played = progress.play
+        n = len(played) % 4
+        trick = played[len(played) - n:] if n else ()
+        tricks = [played[i:i + 4] for i in range(0, len(played) - n, 4)]
+        pos = turn.position
+        out.update({
+            "hands": hands,
+            "contract": {"call": str(contract.with_declarer(None)),
+                         "text": _contract_text(contract, loc),
+                         "declarer": declarer.letter, "dummy": dummy.letter,
+                         "leader": declarer.lho.letter},
+            "opening_lead": None if not played else [played[0][0].letter, str(played[0][1])],
+            "trick": [[seat.letter, str(c)] for seat, c in trick],
+            "last_trick": None if not tricks else [[seat.letter, str(c)]
+                                                   for seat, c in tricks[-1]],
+            "tricks": {"NS": pos.tricks_won[HUMAN.side],
+                       "EW": pos.tricks_won[HUMAN.lho.side]},
+            "controls": sorted({HUMAN.letter} | ({HUMAN.partner.letter}
+                                                 if declarer.side == HUMAN.side else set())),
+        })
+        if turn.human_turn:
+            view = self._human_view(turn)
+            out["legal_cards"] = [str(c) for c in view.legal_cards]
+        return out
+
+    def _boards(self, loc: Localizer) -> List[dict]:
+        return [self._result(r, loc, i + 1) for i, r in enumerate(self.series.results)]
+
+    def _result(self, r: BoardResult, loc: Localizer, index: int) -> dict:
+        s = self.series
+        out = {"index": index, "dealer": r.dealer.letter,
+               "vulnerability": r.vulnerability.pbn, "passed_out": r.passed_out,
+               "result": r.result_text, "score": r.score,
+               "contract": None if r.contract is None else str(r.contract.with_declarer(None)),
+               "contract_text": None if r.contract is None else _contract_text(r.contract, loc),
+               "declarer": None if r.declarer is None else r.declarer.letter,
+               "tricks": r.tricks,
+               "hands": {seat.letter: _cards(r.deal[seat]) for seat in Seat},
+               "auction": [{"seat": r.dealer.next(i).letter, "call": str(c),
+                            "text": loc.call(c, short=True)} for i, c in enumerate(r.calls)]}
+        if isinstance(s, ChicagoMatch):
+            b = s.score.boards[index - 1]
+            out["board"] = b.board
+            out["points"] = {"NS": b.points[0], "EW": b.points[1]}
+        else:
+            out["board"] = index
+        return out
+
+    def _score(self) -> dict:
+        s = self.series
+        if isinstance(s, ChicagoMatch):
+            ns, ew = s.totals
+            pn, pe = s.score.part_scores
+            return {"NS": ns, "EW": ew, "part_NS": pn, "part_EW": pe}
+        return {"total": s.total}
+
+    def _final(self) -> dict:
+        s = self.series
+        if isinstance(s, ChicagoMatch):
+            ns, ew = s.totals
+            return {"NS": ns, "EW": ew, "yours": s.final_score(HUMAN)}
+        return {"total": s.total}
+
+
+def _held_cards(deal, progress, seat):
+    """``seat``'s cards not yet played."""
+    from ddsolver.deal import Hand
+    gone = {c for s, c in progress.play if s == seat}
+    return Hand([c for c in deal[seat].cards if c not in gone])
+
+
+def _contract_text(contract, loc: Localizer) -> str:
+    call = Call.bid(contract.level, contract.strain)
+    text = loc.call(call)
+    if contract.doubled == 1:
+        text += " " + loc.call(Call.from_str("X"), short=True)
+    elif contract.doubled == 2:
+        text += " " + loc.call(Call.from_str("XX"), short=True)
+    return text
+
+
+def _event(event: TableEvent) -> dict:
+    out = {"kind": event.kind, "seat": event.seat.letter}
+    if event.call is not None:
+        out["call"] = str(event.call)
+    if event.card is not None:
+        out["card"] = str(event.card)
+        if event.trick_winner is not None:
+            out["trick_winner"] = event.trick_winner.letter
+    return out
+
+
+class MatchStore:
+    """The tables of one server, keyed by id, saved under ``directory``.
+
+    :param directory: where each table's game is saved (``<id>.json``), or ``None`` to keep
+        them in memory only.
+    :param ttl: seconds after which an unused table expires.
+    :param max_tables: tables kept at once (a new one beyond is refused: 503).
+    :param computer_settings: overrides of every computer's settings.
+    :param leaderboard: the leaderboard file.
+    :param deal_seed: seeds the Chicago deals (tests, screenshots): the n-th match gets
+        ``f"{deal_seed}:{n}"``; ``None`` draws fresh ones.
+    """
+
+    def __init__(self, directory=None, *, ttl: float = 24 * 3600, max_tables: int = 500,
+                 computer_settings: Optional[dict] = None, leaderboard=None,
+                 deal_seed=None):
+        self.directory = None if directory is None else os.fspath(directory)
+        if self.directory is not None:
+            os.makedirs(self.directory, exist_ok=True)
+        self.ttl = float(ttl)
+        self.max_tables = int(max_tables)
+        self.computer_settings = dict(computer_settings or {})
+        self.leaderboard = leaderboard
+        self.deal_seed = deal_seed
+        self._tables: Dict[str, WebTable] = {}
+        self._lock = threading.Lock()
+        self._count = 0
+
+    def _path(self, table_id: str) -> Optional[str]:
+        if self.directory is None:
+            return None
+        return os.path.join(self.directory, f"{table_id}.json")
+
+    def _new_id(self) -> str:
+        return secrets.token_urlsafe(18)
+
+    def _add(self, series: BoardSeries, table_id: str, level: str) -> WebTable:
+        table = WebTable(series, table_id, level=level,
+                         computer_settings=self.computer_settings,
+                         leaderboard=self.leaderboard)
+        with self._lock:
+            self._tables[table_id] = table
+        return table
+
+    def _room(self) -> None:
+        self.sweep()
+        with self._lock:
+            if len(self._tables) >= self.max_tables:
+                raise WebError("busy", f"the server holds {len(self._tables)} matches (at "
+                                       f"most {self.max_tables}); try again later", 503)
+
+    def new_chicago(self, level: str) -> WebTable:
+        """A new Chicago match against computers of ``level``.
+
+        :raises WebError: for an unknown level, or when the server is full.
+        """
+        if level not in LEVELS:
+            raise WebError("bad_level", f"unknown level {str(level)[:20]!r}: one of "
+                                        f"{', '.join(LEVELS)}")
+        self._room()
+        table_id = self._new_id()
+        seed = None
+        if self.deal_seed is not None:
+            with self._lock:
+                seed = f"{self.deal_seed}:{self._count}"
+                self._count += 1
+        series = ChicagoMatch(seed, settings={"level": level, "web": True},
+                              path=self._path(table_id))
+        return self._add(series, table_id, level)
+
+    def new_daily(self, name, practice: bool = False) -> WebTable:
+        """Today's boards for ``name`` against medium computers.
+
+        :raises WebError: a bad name, a name with an entry today (unless ``practice``),
+            an unusable leaderboard, or a full server.
+        """
+        try:
+            name = _check_name(name)
+        except LeaderboardError as exc:
+            raise WebError("bad_name", str(exc)) from None
+        today = local_today().isoformat()
+        try:
+            with Leaderboard(self.leaderboard) as lb:
+                mine = lb.entry(name, today)
+        except LeaderboardError as exc:
+            raise WebError("leaderboard", f"the leaderboard cannot be used: {exc}",
+                           503) from None
+        if mine is not None and not practice:
+            raise WebError("already_played", f"{name} has played today's boards already "
+                                             f"(score {mine.score:+d})", 409)
+        self._room()
+        table_id = self._new_id()
+        series = DailyBoards(today, settings={"name": name, "practice": bool(practice),
+                                              "level": "medium", "web": True},
+                             path=self._path(table_id))
+        return self._add(series, table_id, "medium")
+
+    def get(self, table_id) -> WebTable:
+        """The table with ``table_id`` (read back from its file after a restart).
+
+        :raises WebError: 404 for an id that is malformed, unknown or expired.
+        """
+        if not isinstance(table_id, str) or not _ID_RE.match(table_id):
+            raise WebError("unknown_match", "no such match (a match id is 16 to 64 "
+                                            "letters, digits, - or _)", 404)
+        with self._lock:
+            table = self._tables.get(table_id)
+        if table is None:
+            path = self._path(table_id)
+            if path is None or not os.path.isfile(path):
+                raise WebError("unknown_match", "no such match (unknown or expired)", 404)
+            if time.time() - os.path.getmtime(path) > self.ttl:
+                _unlink(path)
+                raise WebError("unknown_match", "no such match (expired)", 404)
+            try:
+                series = load_game(path)
+            except (SavedGameError, OSError) as exc:
+                raise WebError("unknown_match", f"the saved match cannot be read: "
+                                                f"{str(exc)[:200]}", 404) from None
+            level = series.settings.get("level", "medium")
+            if level not in LEVELS:
+                level = "medium"
+            table = self._add(series, table_id, level)
+        table.last_used = time.time()
+        return table
+
+    def sweep(self) -> int:
+        """Drop the tables unused for :attr:`ttl` seconds and delete their files; returns
+        how many were dropped."""
+        now = time.time()
+        dropped = 0
+        with self._lock:
+            for table_id, table in list(self._tables.items()):
+                if now - table.last_used > self.ttl and not table.lock.locked():
+                    del self._tables[table_id]
+                    path = self._path(table_id)
+                    if path:
+                        _unlink(path)
+                    dropped += 1
+        if self.directory is not None:
+            for name in os.listdir(self.directory):
+                path = os.path.join(self.directory, name)
+                table_id = name[:-5] if name.endswith(".json") else None
+                if table_id and _ID_RE.match(table_id) and table_id not in self._tables:
+                    try:
+                        if now - os.path.getmtime(path) > self.ttl:
+                            _unlink(path)
+                            dropped += 1
+                    except OSError:
+                        pass
+        return dropped
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+

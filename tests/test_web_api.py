@@ -1,0 +1,258 @@
+"""The page's API: whole matches over HTTP, hidden hands never sent, bad requests refused
+with a JSON error and the match unchanged, matches surviving a restart and expiring."""
+
+import json
+import os
+import sqlite3
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+pytest.importorskip("ai.protocols.http", reason="the HTTP robot API (ai.protocols) is needed")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from ai.web.app import create_web_app  # noqa: E402
+from ai.web.cli import FAST  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _client(tmp_path, **kw):
+    app = create_web_app(data_dir=str(tmp_path / "data"),
+                         leaderboard=str(tmp_path / "lb.sqlite3"),
+                         computer_settings=FAST, deal_seed=kw.pop("deal_seed", "api"), **kw)
+    return TestClient(app)
+
+
+def _check_visible(state):
+    """The hands sent are the ones the human may see now."""
+    hands = set(state.get("hands", {}))
+    if state["phase"] == "auction":
+        assert hands == {"S"}
+    elif state["phase"] == "play":
+        c = state["contract"]
+        allowed = {"S"}
+        if state["opening_lead"]:
+            allowed.add(c["dummy"])
+            if c["declarer"] in "NS":
+                allowed.add("N")
+        assert hands == allowed, (hands, c, state["opening_lead"])
+    else:
+        assert "hands" not in state
+
+
+def _step(c, mid, state, choose):
+    if state["phase"] == "between":
+        return c.post(f"/web/api/matches/{mid}/next")
+    if state["phase"] == "auction":
+        return c.post(f"/web/api/matches/{mid}/call", json={"call": choose(state)})
+    seat = state["to_act"]
+    return c.post(f"/web/api/matches/{mid}/card",
+                  json={"seat": seat, "card": state["legal_cards"][0]})
+
+
+def _play_out(c, state, choose=lambda s: "Pass", check=_check_visible, limit=800):
+    mid = state["id"]
+    for _ in range(limit):
+        check(state)
+        if state["phase"] == "over":
+            return state
+        r = _step(c, mid, state, choose)
+        assert r.status_code == 200, r.text
+        state = r.json()
+    raise AssertionError("the match did not end")
+
+
+def test_whole_chicago_match_over_http(tmp_path):
+    with _client(tmp_path) as c:
+        r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+        assert r.status_code == 200, r.text
+        state = r.json()
+        assert state["phase"] == "auction" and state["your_turn"]
+        declared = []
+
+        def choose(s):
+            # bid 7NT at the first turn of board 1 (North-South declare), pass otherwise
+            if s["board"]["number"] == 1 and "7NT" in s["legal_calls"] and not any(
+                    a["seat"] == "S" for a in s["auction"]):
+                return "7NT"
+            return "Pass"
+
+        def check(s):
+            _check_visible(s)
+            if s["phase"] == "play" and s["your_turn"]:
+                declared.append(s["to_act"])
+
+        final = _play_out(c, state, choose, check)
+        assert "N" in declared and "S" in declared   # the human played North's cards
+        ns, ew = final["final"]["NS"], final["final"]["EW"]
+        assert final["final"]["yours"] == max(0, ns - ew)
+        assert len([b for b in final["boards"] if not b["passed_out"]]) == 4
+        assert final["boards"][0]["contract"].startswith("7NT")
+
+
+def test_daily_boards_and_leaderboard(tmp_path):
+    with _client(tmp_path) as c:
+        r = c.post("/web/api/matches", json={"mode": "daily", "name": "  Ana  María "})
+        assert r.status_code == 200, r.text
+        state = r.json()
+        assert state["level"] == "medium" and state["daily"]["name"] == "Ana María"
+        final = _play_out(c, state)
+        assert final["daily"]["recorded"] is True
+        board = c.get("/web/api/leaderboard").json()
+        assert [e["name"] for e in board["entries"]] == ["Ana María"]
+        assert board["entries"][0]["score"] == final["final"]["total"]
+        # once a day per name (names compare without case)
+        r = c.post("/web/api/matches", json={"mode": "daily", "name": "ana maría"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "already_played"
+        for bad in ["", " ", "x" * 41, "a\x00b", "\x7f"]:
+            r = c.post("/web/api/matches", json={"mode": "daily", "name": bad})
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name", bad
+        r = c.get("/web/api/leaderboard?date=2024-13-45")
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_date"
+    with sqlite3.connect(tmp_path / "lb.sqlite3") as db:
+        assert db.execute("select count(*) from entry").fetchone() == (1,)
+
+
+def _snapshot(c, mid):
+    return c.get(f"/web/api/matches/{mid}").json()
+
+
+def _same(a, b):
+    a, b = dict(a), dict(b)
+    a.pop("events"), b.pop("events")
+    return a == b
+
+
+def test_bad_requests_get_json_errors_and_change_nothing(tmp_path):
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "medium"}).json()
+        mid = state["id"]
+        before = _snapshot(c, mid)
+        cases = [
+            ("post", f"/web/api/matches/{mid}/call", {"call": "1C"}, 422, "illegal_call")
+            if "1C" not in state["legal_calls"] else None,
+            ("post", f"/web/api/matches/{mid}/call", {"call": "8NT"}, 422, "bad_call"),
+            ("post", f"/web/api/matches/{mid}/call", {"call": 3}, 422, "bad_message"),
+            ("post", f"/web/api/matches/{mid}/call", {"call": "1C", "x": 1}, 422,
+             "bad_message"),
+            ("post", f"/web/api/matches/{mid}/card", {"seat": "S", "card": "SA"}, 409,
+             "not_play"),
+            ("post", f"/web/api/matches/{mid}/next", None, 409, "board_in_progress"),
+            ("post", f"/web/api/matches/{mid}/hint", None, 409, "no_hint"),
+            ("get", "/web/api/matches/" + "A" * 24, None, 404, "unknown_match"),
+            ("get", "/web/api/matches/..%2F..%2Fetc%2Fpasswd", None, 404, None),
+            ("post", "/web/api/matches/short/call", {"call": "Pass"}, 404, "unknown_match"),
+            ("post", "/web/api/matches", {"mode": "chicago", "level": "expert"}, 422,
+             "bad_message"),
+        ]
+        for case in filter(None, cases):
+            method, path, body, status, code = case
+            r = getattr(c, method)(path, json=body) if body is not None else \
+                getattr(c, method)(path)
+            assert r.status_code == status, (path, body, r.text)
+            err = r.json()["error"]
+            assert err["message"]
+            if code:
+                assert err["code"] == code, (path, body, err)
+        # bad JSON and an oversized body
+        r = c.post(f"/web/api/matches/{mid}/call", content=b"{not json",
+                   headers={"content-type": "application/json"})
+        assert r.status_code in (400, 422) and "error" in r.json()
+        r = c.post(f"/web/api/matches/{mid}/call", content=b"{\"call\": \"" + b"P" * 100_000
+                   + b"\"}", headers={"content-type": "application/json"})
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+        assert _same(_snapshot(c, mid), before)
+        # nothing outside the data directory was written
+        assert sorted(os.listdir(tmp_path)) == ["data", "lb.sqlite3"] or \
+            sorted(os.listdir(tmp_path)) == ["data"]
+
+
+def test_cards_refused_for_seats_and_rules(tmp_path):
+    """An illegal card, a card out of turn, a card for a seat the human does not control:
+    refused, the match unchanged."""
+    with _client(tmp_path, deal_seed="cards") as c:
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        seen = set()
+        for _ in range(300):
+            if state["phase"] == "over" or len(seen) >= 3:
+                break
+            if state["phase"] == "play" and state["your_turn"]:
+                before = _snapshot(c, mid)
+                seat = state["to_act"]
+                legal = set(state["legal_cards"])
+                held = set(state["hands"][seat])
+                illegal = sorted(held - legal)
+                if illegal:
+                    r = c.post(f"/web/api/matches/{mid}/card",
+                               json={"seat": seat, "card": illegal[0]})
+                    assert r.status_code == 422 and r.json()["error"]["code"] == "illegal_card"
+                    assert "follow suit" in r.json()["error"]["message"]
+                    seen.add("illegal")
+                not_held = sorted({"SA", "SK", "HA", "DA", "CA", "C2"} - held)
+                r = c.post(f"/web/api/matches/{mid}/card",
+                           json={"seat": seat, "card": not_held[0]})
+                assert r.status_code == 422 and r.json()["error"]["code"] == "illegal_card"
+                for other in "EW":
+                    r = c.post(f"/web/api/matches/{mid}/card",
+                               json={"seat": other, "card": state["legal_cards"][0]})
+                    assert r.status_code == 403 and \
+                        r.json()["error"]["code"] == "not_your_seat"
+                    seen.add("seat")
+                if state["contract"]["declarer"] in "EW":
+                    r = c.post(f"/web/api/matches/{mid}/card",
+                               json={"seat": "N", "card": state["legal_cards"][0]})
+                    assert r.status_code == 403
+                    seen.add("north")
+                elif seat == "S":
+                    r = c.post(f"/web/api/matches/{mid}/card",
+                               json={"seat": "N", "card": state["legal_cards"][0]})
+                    assert r.status_code == 409 and r.json()["error"]["code"] == "out_of_turn"
+                assert _same(_snapshot(c, mid), before)
+            r = _step(c, mid, state, lambda s: "Pass")
+            assert r.status_code == 200, r.text
+            state = r.json()
+        assert {"illegal", "seat"} <= seen
+
+
+def test_match_survives_restart_and_expires(tmp_path):
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        state = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"}).json()
+        before = _snapshot(c, mid)
+    assert os.path.isfile(tmp_path / "data" / "matches" / f"{mid}.json")
+    with _client(tmp_path) as c:          # a new server process on the same directory
+        assert _same(_snapshot(c, mid), before)
+    with _client(tmp_path, ttl=60) as c:
+        path = tmp_path / "data" / "matches" / f"{mid}.json"
+        old = time.time() - 120
+        os.utime(path, (old, old))
+        r = c.get(f"/web/api/matches/{mid}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
+        assert not path.exists()
+
+
+def test_page_files_and_languages(tmp_path):
+    with _client(tmp_path) as c:
+        r = c.get("/")
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+        assert c.get("/static/app.js").status_code == 200
+        r = c.get("/web/api/i18n", headers={"Accept-Language": "es-ES,es;q=0.9"})
+        data = r.json()
+        assert data["lang"] == "es"
+        assert data["messages"]["Pass"] == "Paso"
+        assert {x["code"] for x in data["languages"]} >= {"en", "de", "es", "vi"}
+        assert c.get("/web/api/i18n?lang=vi").json()["messages"]["South"] == "Nam"
+        rules = c.get("/web/api/rules?lang=de").json()
+        assert rules["lang"] == "de" and rules["sections"][0]["text"] == "So wird gespielt"
+        state = c.post("/web/api/matches?lang=de",
+                       json={"mode": "chicago", "level": "easy"}).json()
+        texts = [a["explanation"]["text"] for a in state["auction"]]
+        assert texts and all(t for t in texts)
+        assert json.dumps(state).count('"S"') >= 1
