@@ -66,7 +66,7 @@
   // -- server --------------------------------------------------------------------------------
   async function api(method, path, body) {
     const sep = path.includes("?") ? "&" : "?";
-    const url = S.lang ? path + sep + "lang=" + encodeURIComponent(S.lang) : path;
+    const url = S.lang && !/[?&]lang=/.test(path) ? path + sep + "lang=" + encodeURIComponent(S.lang) : path;
     const opts = { method, headers: {} };
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
