@@ -49,12 +49,16 @@ WORKED = {
               "cảnh báo (alert)",
     }),
     "takeout double": (("N", ["1H"], "X"), {
-        "en": "Takeout double: asks partner to bid one of the other suits; 12+ HCP; forcing",
+        "en": "Takeout double: asks partner to bid one of the other suits; or Strong double: "
+              "too strong for an overcall; will bid again; 12+ HCP; forcing",
         "de": "Informationskontra: bittet den Partner, eine der anderen Farben zu bieten; "
+              "oder Starkes Kontra: zu stark für eine Gegenreizung; bietet wieder; "
               "12+ Punkte; forcierend",
         "es": "Doblo informativo: pide al compañero declarar uno de los otros palos; "
+              "o Doblo fuerte: demasiado fuerte para intervenir; volverá a declarar; "
               "12+ puntos H; forzante",
-        "vi": "Đối takeout: nhờ đồng đội xướng một trong các chất còn lại; 12+ điểm; bắt buộc",
+        "vi": "Đối takeout: nhờ đồng đội xướng một trong các chất còn lại; hoặc Đối mạnh: "
+              "quá mạnh để chen; sẽ xướng tiếp; 12+ điểm; bắt buộc",
     }),
     "blackwood answer": (("N", ["1S", "Pass", "3S", "Pass", "4NT", "Pass"], "5D"), {
         "en": "Blackwood answer: one ace; 1 ace; non-forcing",
