@@ -540,3 +540,107 @@ def test_candidates_on_random_auctions_stay_true():
             assert all(c.explanation.constraints.satisfied_by(hand) for c in cands)
             assert len({c.call for c in cands}) == len(cands)
             auction.add(cands[0].call)
+
+
+# -- worked cases of the judgement rules (issue 22) ----------------------------------------------
+def test_doubleton_makes_an_eight_card_fit_opposite_six(sa):
+    # partner's weak two shows six hearts: Q7 is an eight-card fit and 18 HCP bid game
+    calls = ["2H", "Pass", "3C", "Pass", "3H", "Pass"]
+    assert choose(sa, "AKQ4.Q7.9.AKT762", calls) == "4H"
+    assert sa.explain(Auction("N", calls), "4H").constraints.length(Suit.HEARTS)[0] == 2
+
+
+def test_game_bid_is_limited_where_blackwood_is_open(sa):
+    # over opener's 2H, responder's 4S denies the values to ask for aces himself, so
+    # opener, with 16 and a known minimum of 11 opposite, asks (deal 647 of seed 1)
+    before = ["1S", "Pass", "2D", "Pass", "2H", "Pass"]
+    four = sa.explain(Auction("S", before), "4S")
+    assert four.name == "Major game" and four.constraints.hcp == (8, 19)
+    assert choose(sa, "AKJ95.KJ54.Q6.Q2", before + ["4S", "Pass"], dealer="S") == "4NT"
+    # the slam follows: two aces shown, one missing
+    calls = before + ["4S", "Pass", "4NT", "Pass", "5H", "Pass"]
+    assert choose(sa, "AKJ95.KJ54.Q6.Q2", calls, dealer="S") == "6S"
+
+
+def test_notrump_slam_at_any_shape(sa):
+    # 19 HCP, 2-5-2-4 opposite an opening that rebid 1S (11-18): 6NT (was 3NT: balanced only)
+    calls = ["1D", "Pass", "1H", "Pass", "1S", "Pass"]
+    assert choose(sa, "A8.AQJ32.AJ.QJ85", calls) == "6NT"
+    exp = sa.explain(Auction("N", calls), "6NT")
+    assert exp.constraints.hcp == (18, 37) and exp.constraints.balanced is None
+
+
+def test_blackwood_in_own_self_sufficient_suit(sa):
+    from ai.bidding.rules import Context
+    from ai.bidding.sa.slam import agreed_suit
+    from ddsolver.cards import Strain
+    calls = ["1D", "Pass", "1S", "Pass", "2C", "Pass"]
+    hand = "AKQJ742.A2.K3.54"        # no fit shown, seven solid spades, 20 total points
+    assert choose(sa, hand, calls) == "4NT"
+    ctx = Context(Auction("N", calls), sa)
+    assert agreed_suit(Hand.from_pbn(hand), ctx) == Strain.SPADES
+    # a ragged suit is not enough: game instead
+    assert choose(sa, "A97654.A2.KQ3.K5", calls) != "4NT"
+
+
+@pytest.mark.parametrize("hand, expected", [
+    ("Q82.KJ4.A9653.Q4", "4H"),    # 12 HCP, 13 total points: game over the two-level overcall
+    ("Q82.KJ4.A9653.54", "3H"),    # 10 HCP: the raise (was a pass with 11-12 over 2H)
+    ("Q82.J54.Q96532.5", "3H"),    # 5 HCP, 7 total points with the singleton
+    ("Q82.J54.Q9653.54", "Pass"),  # 6 total points
+])
+def test_raises_of_a_two_level_overcall(sa, hand, expected):
+    assert choose(sa, hand, ["1S", "2H", "Pass"]) == expected
+
+
+def test_responder_bids_3nt_over_interference_with_any_strength(sa):
+    # 18 HCP and a heart stopper after 1D (2H): 3NT (was a pass: 3NT was 13-15)
+    assert choose(sa, "AK95.AT6.T64.AK8", ["1D", "2H"]) == "3NT"
+    assert sa.explain(Auction("N", ["1D", "2H"]), "3NT").constraints.hcp == (13, 37)
+
+
+def test_competitive_raise_by_the_law_of_total_tricks(sa):
+    # seven spades opposite partner's raise in competition: ten trumps, bid four
+    calls = ["1D", "1S", "2C", "2S", "Pass"]
+    assert choose(sa, "AJT9842.5.T6.A32", calls) == "4S"
+    exp = sa.explain(Auction("N", calls), "4S")
+    assert "Competitive raise" in exp.rules and "law of total tricks" in exp.text
+    # with six spades (nine trumps) three is the limit
+    assert choose(sa, "AJT984.52.T6.A32", calls) == "3S"
+
+
+def test_forced_notrump_only_when_balanced(sa):
+    # answering a balancing double of 3S with 4-2-2-5: clubs, not 3NT (deal 530 of seed 1:
+    # 3NT went down, 4C made)
+    calls = ["3S", "Pass", "Pass", "X", "Pass"]
+    assert choose(sa, "KQ75.65.54.K8652", calls) == "4C"
+    assert choose(sa, "KQ75.652.54.K862", calls) == "3NT"
+
+
+def test_explanation_names_every_meaning_of_a_call(sa):
+    exp = sa.explain(Auction("N", ["1D", "1S", "2C", "2S", "Pass"]), "4S")
+    assert exp.text.count("; or ") >= len(exp.rules) - 1 >= 1
+    for name in exp.rules:
+        assert name in exp.text
+
+
+# the two worked deals of the issue: seed 1, board 647 (a slam the old rules missed) and
+# seed 1, board 530 (a game that failed and is now avoided)
+@pytest.mark.parametrize("pbn, dealer, vul, old, new", [
+    ("N:QT6.Q97.AK982.AT 8432.A832.T.9853 AKJ95.KJ54.Q6.Q2 7.T6.J7543.KJ764", "S", "All",
+     "1S Pass 2D Pass 2H Pass 4S Pass Pass Pass",
+     "1S Pass 2D Pass 2H Pass 4S Pass 4NT Pass 5H Pass 6S Pass Pass Pass"),
+    ("N:.KJT74.AKQJT.J43 J2.AQ98.972.AT97 AT98643.32.863.Q KQ75.65.54.K8652", "E", "NS",
+     "Pass 3S Pass Pass X Pass 3NT Pass Pass Pass",
+     "Pass 3S Pass Pass X Pass 4C Pass Pass Pass"),
+])
+def test_worked_deals(sa, pbn, dealer, vul, old, new):
+    from ddsolver.solver import dd_table
+    deal = Deal.from_pbn(pbn)
+    auction = bid_deal(deal, dealer, vul, sa)
+    assert " ".join(map(str, auction.calls)) == new != old
+    contract = auction.contract
+    table = dd_table(deal)
+    # the new contract makes double dummy (6S: 12 tricks; 4C: 10), the old one did not
+    # reach it (4S only) or failed (3NT: 7 tricks)
+    assert table[contract.strain, contract.declarer] >= contract.tricks_needed

@@ -41,13 +41,15 @@ def check_deals(seed: int, count: int):
     assert not problems, problems[:5]
 
 
-def test_200_deals_explained_and_satisfied():
-    check_deals(seed=20240, count=200)
+def test_2000_deals_explained_and_satisfied():
+    """The property of issue 22 on 2,000 deals (about 15 s of CPU: cheap enough for CI)."""
+    check_deals(seed=777, count=2000)
 
 
 @pytest.mark.slow
-def test_2000_deals_explained_and_satisfied():
-    check_deals(seed=777, count=2000)
+def test_10000_more_deals_explained_and_satisfied():
+    for seed in (20240, 20241, 20242, 20243, 20244):
+        check_deals(seed=seed, count=2000)
 
 
 @settings(max_examples=40, deadline=None)

@@ -174,13 +174,13 @@ def _lott_raise_when(ctx, b):
 
 
 def _lott_raise_calls(ctx, b):
-    """Raises of partner's suit above the cheapest level, up to game: the law of total
+    """Raises of partner's suit from the cheapest level up to game: the law of total
     tricks (Vernes, *The Law of Total Tricks*, 1969) bids to as many tricks as the side
     holds trumps."""
     from ddsolver.auction import Call
     y = partner_last(ctx).strain
     lo = cheapest_level(ctx, y)
-    for lv in range(lo + 1, game_level(y) + 1):
+    for lv in range(lo, game_level(y) + 1):
         if lv <= 4:
             yield Call.bid(lv, y), {"y": y, "_level": lv}
 
