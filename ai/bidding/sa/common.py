@@ -154,8 +154,10 @@ def length_points(hand: Hand) -> int:
 
 #: Shortness points as dummy: void, singleton, doubleton (with three or more trumps).
 SHORTNESS = {0: 3, 1: 2, 2: 1}
-#: Whether notrump judgement adds length points to HCP.
-NT_LENGTH_POINTS = True
+#: Whether notrump judgement adds length points to HCP (it does not: on the tuning seeds
+#: double-dummy notrump tricks grow with the side's HCP, 0.51 a point, and not with its
+#: long suits).
+NT_LENGTH_POINTS = False
 
 
 def support_points(hand: Hand, trump: Strain) -> float:

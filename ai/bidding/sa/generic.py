@@ -87,6 +87,19 @@ def _game_hcp(ctx, b):
     return GAME - pest(ctx) - DIST
 
 
+#: Distribution points a hand may add in notrump judgement (none: long suits do not add
+#: double-dummy notrump tricks beyond their HCP; measured on the tuning seeds).
+NT_DIST = 0
+
+
+def _nt_game_hcp(ctx, b):
+    return GAME - pest(ctx) - NT_DIST
+
+
+def _nt_inv_lo(ctx, b):
+    return GAME - 2 - pest(ctx) - NT_DIST
+
+
 def _below_slam(ctx, b):
     """Upper HCP bound of a game bid in a suit: where Blackwood is available, a hand that
     reaches the slam points opposite partner's minimum asks for aces instead (every such
@@ -392,7 +405,8 @@ GENERIC = [
          "six or more {M}, invites game", priority=295, group="generic",
          when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite("M"),
          where=lambda c, b, call: call.strain in _my_suits(c)),
-    rule("Notrump game", None, "3NT", {"hcp": (_game_hcp, _below_nt_slam), "stop": _stop_theirs,
+    rule("Notrump game", None, "3NT", {"hcp": (_nt_game_hcp, _below_nt_slam),
+                                       "stop": _stop_theirs,
                                        "H": _no_fit(H), "S": _no_fit(S)},
          "values for game, no major fit", priority=390, when=_game_try_allowed, group="generic",
          judge=_tp_game()),
@@ -405,7 +419,7 @@ GENERIC = [
     rule("Invitational raise", None, "3M", {"hcp": (_inv_lo, _inv_hi), "M": _fit("M")},
          "invites game", priority=300, group="generic",
          when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite("M")),
-    rule("Notrump invitation", None, "2NT", {"hcp": (_inv_lo, _inv_hi), "stop": _stop_theirs,
+    rule("Notrump invitation", None, "2NT", {"hcp": (_nt_inv_lo, _inv_hi), "stop": _stop_theirs,
                                              "H": _no_fit(H), "S": _no_fit(S)},
          "invites 3NT", priority=290, group="generic",
          when=lambda c, b: _game_try_allowed(c, b) and _limited(c), judge=_tp_invite()),
