@@ -40,7 +40,7 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ai.players import InvalidViewError, SeatView
@@ -151,9 +151,21 @@ class PlaySettings:
         object.__setattr__(self, "sampling", sampling)
 
     def untimed(self) -> "PlaySettings":
-        """A copy without time budgets: every decision then depends on the view and the
-        random numbers only, never on the machine's speed or load (matches, benchmarks)."""
-        return replace(self, time_budget=None, lead_time_budget=None)
+        """A copy without time budgets (and, for the ``"auction"`` sampler, without its
+        time caps ``max_seconds``, ``bid_seconds``, ``play_seconds``): every decision then
+        depends on the view and the random numbers only, never on the machine's speed or
+        load (matches, benchmarks)."""
+        changes: Dict[str, object] = {"time_budget": None, "lead_time_budget": None}
+        if self.method == "auction":
+            import ai.sampling as sampling_module
+            known = getattr(sampling_module, "SamplingSettings", None)
+            names = {f.name for f in fields(known)} if known is not None else set()
+            sampling = dict(self.sampling)
+            for name in ("max_seconds", "bid_seconds", "play_seconds"):
+                if name in names:
+                    sampling[name] = None
+            changes["sampling"] = tuple(sorted(sampling.items()))
+        return replace(self, **changes)
 
     def with_(self, **changes) -> "PlaySettings":
         """A copy with some settings changed (checked again).

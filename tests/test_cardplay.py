@@ -331,3 +331,13 @@ def test_bad_input_gets_typed_errors():
         CardPlayer({"samples": 3})
     with pytest.raises(SamplingError):
         sample_deals(view, -1, random.Random(1))
+
+
+def test_untimed_settings_lift_every_clock():
+    s = PlaySettings(method="auction", sampling={"play_seconds": 0.5, "play_weights": True},
+                     time_budget=0.3, lead_time_budget=0.6)
+    u = s.untimed()
+    assert u.time_budget is None and u.lead_time_budget is None
+    assert dict(u.sampling) == {"play_seconds": None, "play_weights": True,
+                                "max_seconds": None, "bid_seconds": None}
+    assert PlaySettings(method="uniform").untimed().sampling == ()

@@ -69,8 +69,21 @@ def collect(rows: List[dict]) -> List[dict]:
 def parse_config(text: str):
     name, _, rest = text.partition(":")
     over = {}
-    if rest:
-        for item in rest.split(","):
+    items, depth, cur = [], 0, ""
+    for ch in rest:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        items.append(cur)
+    if items:
+        for item in items:
             k, _, v = item.partition("=")
             try:
                 over[k] = ast.literal_eval(v)
@@ -145,8 +158,7 @@ def main(argv=None) -> int:
     if args.deals is not None:
         keep = sorted({(d["seed"], d["member"]) for d in decisions})[:args.deals]
         decisions = [d for d in decisions if (d["seed"], d["member"]) in set(keep)]
-    if not args.budget:
-        ps._OVERRIDES.update(ps.NO_BUDGET)
+    ps.UNTIMED["untimed"] = not args.budget
     deals = sorted({(d["seed"], d["member"], d["test"]) for d in decisions})
     per_deal = {}
     for config in args.configs:

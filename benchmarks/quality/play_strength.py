@@ -171,22 +171,28 @@ class Timed:
         return card
 
 
-#: ``--no-budget``: every time budget lifted (the decisions then depend on the view and the
-#: seed only, not on the machine's load: for tuning on a shared machine).
-NO_BUDGET = {"time_budget": 600.0, "lead_time_budget": 600.0}
+#: ``--no-budget``: every time budget lifted (:meth:`ai.cardplay.PlaySettings.untimed`: the
+#: decisions then depend on the view and the seed only, not on the machine's load).
+UNTIMED = {"untimed": False}
 _OVERRIDES: Dict[str, object] = {}
 
 
 def make_player(name: str, seed, threads: Optional[int]):
-    """A computer of one of :data:`PLAYERS`, seeded."""
+    """A computer of one of :data:`PLAYERS`, seeded (untimed with ``--no-budget``)."""
+    if name in LEVELS:
+        settings = LEVELS[name]
+    elif name in BASELINES:
+        settings = BASELINES[name]
+    else:
+        raise SystemExit(f"unknown player {name!r}: one of {', '.join(PLAYERS)}")
     over = dict(_OVERRIDES)
     if threads is not None:
         over["threads"] = threads
-    if name in LEVELS:
-        return ComputerPlayer(name, seed=seed, **over)
-    if name in BASELINES:
-        return ComputerPlayer("hard", seed=seed, settings=BASELINES[name], **over)
-    raise SystemExit(f"unknown player {name!r}: one of {', '.join(PLAYERS)}")
+    settings = settings.with_(**over)
+    if UNTIMED["untimed"]:
+        settings = settings.untimed()
+    level = name if name in LEVELS else "hard"
+    return ComputerPlayer(level, seed=seed, settings=settings)
 
 
 def _dd_declarer_tricks(solver: Solver, deal: Deal, auction: Auction, played=()) -> int:
@@ -604,8 +610,7 @@ def main(argv=None) -> int:
     m.add_argument("--no-budget", action="store_true")
     args = ap.parse_args(argv)
     if args.cmd == "mistakes":
-        if args.no_budget:
-            _OVERRIDES.update(NO_BUDGET)
+        UNTIMED["untimed"] = args.no_budget
         for row in read_rows(args.file):
             if row["test"] != args.test or "play" not in row:
                 continue
@@ -631,8 +636,7 @@ def main(argv=None) -> int:
                     ap.error(f"unknown player {part!r}: one of {', '.join(PLAYERS)}")
         if args.deals < 0 or args.start < 0:
             ap.error("--deals and --start must be >= 0")
-        if args.no_budget:
-            _OVERRIDES.update(NO_BUDGET)
+        UNTIMED["untimed"] = args.no_budget
         run(args.seed, args.start, args.deals, tests, names, args.out, args.threads,
             progress=not args.quiet, tag=args.tag)
         return 0
