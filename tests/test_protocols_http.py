@@ -1,0 +1,239 @@
+"""Tests of the HTTP robot API (ai.protocols.http): the same board as through the JSON
+engine, every endpoint, the errors, the published schemas, and the limits (body size,
+decision time, concurrency) on a real uvicorn server bound to the loopback address."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ai.game import play_board, view_of
+from ai.robot import ComputerPlayer
+from ddsolver.table import Seat, Vulnerability
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from ai.protocols.http import create_app, make_server  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from protocol_referee import DEAL, PLAYER, PLAYER_SETTINGS, play_stateless  # noqa: E402
+
+N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
+AUCTION = ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(player_defaults={"threads": 1})) as c:
+        yield c
+
+
+def _view(seat, calls=(), played=()):
+    return view_of(DEAL, seat, dealer=N, vulnerability="None", calls=list(calls),
+                   played=list(played)).to_dict()
+
+
+def _error(response, status, code, *phrases):
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    for p in phrases:
+        assert p in body["error"]["message"], body
+    return body
+
+
+def test_the_same_board_as_the_computers_and_the_json_engine(client):
+    players = {s: ComputerPlayer("easy", seed=PLAYER["seed"], **PLAYER_SETTINGS)
+               for s in Seat}
+    result = play_board(DEAL, players, N, "None")
+
+    def ask_call(view):
+        r = client.post("/api/call", json={"view": view, "player": PLAYER})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["seat"] == view["seat"] and body["explanation"]["call"] == body["call"]
+        return body["call"]
+
+    def ask_card(view):
+        r = client.post("/api/card", json={"view": view, "player": PLAYER})
+        assert r.status_code == 200, r.text
+        return r.json()["seat"], r.json()["card"]
+
+    calls, play = play_stateless(DEAL, N, Vulnerability.NONE, ask_call, ask_card)
+    assert calls == [str(c) for c in result.calls]
+    assert play == [(s.letter, str(c)) for s, c in result.play]
+    # the board's end as the API sees it
+    final = view_of(DEAL, N, dealer=N, vulnerability="None", calls=result.calls,
+                    played=result.play).to_dict()
+    state = client.post("/api/state", json={"view": final}).json()
+    assert state["phase"] == "over" and state["result"] == {
+        "contract": "3NT", "declarer": "N", "tricks": result.tricks, "score": result.score}
+
+
+def test_info_explain_hint_and_state(client):
+    info = client.get("/api/info").json()
+    assert info == {"engine": "ddsolver", "version": info["version"], "protocol": 1,
+                    "levels": ["easy", "medium", "hard"], "scorings": ["IMP", "MP"],
+                    "limits": {"max_body": 65536, "time_limit": 10.0, "max_concurrent": 2}}
+    view = _view(S, ["1NT", "Pass"])
+    r = client.post("/api/explain", json={"view": view, "call": "2C"})
+    assert r.status_code == 200
+    assert r.json()["call"] == "2C" and r.json()["index"] is None
+    assert r.json()["explanation"]["name"] == "Stayman"
+    r = client.post("/api/explain", json={"view": view, "index": 0})
+    assert r.json()["explanation"]["constraints"]["hcp"] == [15, 17]
+    hint = client.post("/api/hint", json={"view": view, "player": PLAYER}).json()
+    call = client.post("/api/call", json={"view": view, "player": PLAYER}).json()
+    assert hint["phase"] == "auction" and hint["call"] == call["call"] and "card" not in hint
+    lead = _view(E, AUCTION)
+    hint = client.post("/api/hint", json={"view": lead, "player": PLAYER}).json()
+    assert hint["phase"] == "play" and hint["seat"] == "E" and len(hint["cards"]) == 13
+    assert "call" not in hint
+    state = client.post("/api/state", json={"view": lead}).json()
+    assert state == {"seat": "E", "phase": "play", "to_call": None, "to_play": "E",
+                     "your_turn": True, "contract": "3NT", "declarer": "N",
+                     "tricks": {"declarer": 0, "defenders": 0}, "trick": [],
+                     "legal_cards": state["legal_cards"], "result": None}
+    assert len(state["legal_cards"]) == 13
+    # declarer's view plays dummy's card; plain cards instead of [seat, card] pairs
+    view = {**_view(N, AUCTION), "played": ["H2"], "dummy_hand": DEAL[S].to_pbn()}
+    r = client.post("/api/card", json={"view": view, "player": PLAYER})
+    assert r.status_code == 200 and r.json()["seat"] == "S"
+    assert r.json()["card"] in ("HA", "H8", "H6")
+
+
+def test_errors_have_a_status_a_code_and_a_message(client):
+    view = _view(S, ["1NT", "Pass"])
+    _error(client.post("/api/call", content=b"{bad",
+                       headers={"content-type": "application/json"}), 400, "bad_json")
+    _error(client.post("/api/call", content=b"", headers={"content-type":
+                                                          "application/json"}),
+           400, "bad_json")
+    _error(client.post("/api/call", json=[1, 2]), 422, "bad_message", "'view'")
+    _error(client.post("/api/call", json={}), 422, "bad_message", "view")
+    _error(client.post("/api/call", json={"view": view, "extra": 1}), 422, "bad_message",
+           "extra")
+    _error(client.post("/api/call", json={"view": {**view, "seat": 3}}), 422,
+           "bad_message", "view.seat")
+    _error(client.post("/api/call", json={"view": {**view, "seat": "Q"}}), 422,
+           "bad_notation", "'Q' is not a seat")
+    _error(client.post("/api/call", json={"view": {**view, "auction": ["1NT", "1C"]}}),
+           422, "illegal_call")
+    _error(client.post("/api/call", json={"view": {**view, "hand": "AKQ.J.T.9"}}), 422,
+           "invalid_view", "has 6 cards")
+    _error(client.post("/api/call", json={"view": view, "player": {"level": "god"}}),
+           422, "bad_message", "level")
+    _error(client.post("/api/call", json={"view": view, "player": {"time_budget": 11}}),
+           422, "bad_message", "time_budget")
+    _error(client.post("/api/card", json={"view": view}), 409, "out_of_turn",
+           "auction is not over")
+    _error(client.post("/api/call", json={"view": _view(W, ["1NT"])}), 409,
+           "out_of_turn", "East is to call, not West")
+    _error(client.post("/api/card", json={"view": {**_view(S, AUCTION), "played": ["H2"],
+                                                   "dummy_hand": DEAL[S].to_pbn()}}),
+           409, "out_of_turn", "South is dummy")
+    _error(client.post("/api/card", json={"view": {**_view(N, AUCTION),
+                                                   "played": ["H2"]}}),
+           422, "invalid_view", "dummy_hand")
+    _error(client.post("/api/explain", json={"view": view}), 422, "bad_message",
+           "either 'index'")
+    _error(client.post("/api/explain", json={"view": view, "index": 5}), 422,
+           "bad_message", "not a call of the auction")
+    _error(client.get("/api/nothing"), 404, "not_found", "/api/nothing")
+    r = client.get("/api/call")
+    assert r.status_code == 405 and r.json()["error"]["code"] == "not_found"
+    _error(client.post("/api/call", content=b"x" * 70000), 413, "too_large", "65536")
+
+
+def test_the_openapi_schemas_describe_every_endpoint(client):
+    spec = client.get("/openapi.json").json()
+    assert set(spec["paths"]) == {"/api/info", "/api/call", "/api/card", "/api/explain",
+                                  "/api/hint", "/api/state"}
+    schemas = spec["components"]["schemas"]
+    for name in ("View", "Player", "DecisionRequest", "ExplainRequest", "CallAnswer",
+                 "CardAnswer", "HintAnswer", "StateAnswer", "ErrorAnswer", "Explanation"):
+        assert name in schemas, name
+    assert set(schemas["View"]["properties"]) == {
+        "seat", "hand", "dealer", "vulnerability", "scoring", "auction", "played",
+        "dummy_hand", "explanations"}
+    assert schemas["View"]["additionalProperties"] is False
+    call = spec["paths"]["/api/call"]["post"]
+    assert call["responses"]["200"]["content"]["application/json"]["schema"]["$ref"] \
+        .endswith("/CallAnswer")
+    assert {"409", "413", "422", "503", "504"} <= set(call["responses"])
+
+
+@pytest.fixture
+def live_server():
+    """A real uvicorn server on the loopback address, one decision at a time, 0.3 s
+    each at most."""
+    server = make_server(port=0, log_level="warning", time_limit=0.3, max_concurrent=1,
+                         max_body=4096, player_defaults={"threads": 1})
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.02)
+    assert server.started
+    host, port = server.servers[0].sockets[0].getsockname()[:2]
+    yield server, f"http://{host}:{port}", host
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+def test_a_slow_decision_answers_504_and_the_server_keeps_answering(live_server):
+    server, base, host = live_server
+    assert host == "127.0.0.1" and server.config.host == "127.0.0.1"
+    slow = {"view": _view(E, AUCTION),
+            "player": {"level": "medium", "seed": 1, "lead_samples": 40,
+                       "min_samples": 40}}
+    quick = {"view": _view(S, ["1NT", "Pass"]), "player": PLAYER}
+    with httpx.Client(base_url=base, timeout=30) as http:
+        start = time.perf_counter()
+        r = http.post("/api/card", json=slow)
+        took = time.perf_counter() - start
+        _error(r, 504, "timeout", "0.3 s")
+        assert took < 2.0
+        # while the abandoned decision still runs, the server answers at once
+        start = time.perf_counter()
+        assert http.get("/api/info").status_code == 200
+        _error(http.post("/api/call", json=quick), 503, "busy")
+        assert time.perf_counter() - start < 1.0
+        # once it has finished, decisions are served again, and correctly
+        deadline = time.time() + 60
+        while True:
+            r = http.post("/api/call", json=quick)
+            if r.status_code != 503 or time.time() > deadline:
+                break
+            time.sleep(0.1)
+        assert r.status_code == 200 and r.json()["call"] == "2C"
+        assert r.headers["content-type"] == "application/json"
+
+
+def test_the_body_limit_holds_with_and_without_a_length(live_server):
+    server, base, host = live_server
+    with httpx.Client(base_url=base, timeout=30) as http:
+        _error(http.post("/api/call", content=b"{" + b" " * 5000 + b"}",
+                         headers={"content-type": "application/json"}), 413, "too_large")
+
+        def chunks():
+            for _ in range(10):
+                yield b" " * 1000
+        _error(http.post("/api/call", content=chunks(),
+                         headers={"content-type": "application/json"}), 413, "too_large")
+        assert http.get("/api/info").json()["limits"]["max_body"] == 4096
+    # raw garbage on the socket gets an HTTP error, and the server lives on
+    with socket.create_connection((host, int(base.rsplit(":", 1)[1])), timeout=10) as s:
+        s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        assert s.recv(100).startswith(b"HTTP/1.1 400")
+    with httpx.Client(base_url=base, timeout=30) as http:
+        assert http.get("/api/info").status_code == 200
