@@ -21,7 +21,7 @@ def main() -> None:
 # the jobs' subcommands, one line each
 from ai.bidding.__main__ import bid_command  # noqa: E402
 from ai.match import match_command  # noqa: E402
-from ai.protocols.cli import engine, http  # noqa: E402
+from ai.protocols.cli import bluechip, engine, http  # noqa: E402
 from ai.sampling import simulate_command  # noqa: E402
 from ai.web.cli import translations_command, web_command  # noqa: E402
 
@@ -32,3 +32,4 @@ main.add_command(web_command)
 main.add_command(translations_command)
 main.add_command(engine)
 main.add_command(http)
+main.add_command(bluechip)

@@ -64,3 +64,60 @@ def test_the_http_examples_are_the_servers_answers():
             status, expected = answer.split(" ", 1)
             assert r.status_code == int(status), request
             assert _same(r.json(), json.loads(expected)), request
+
+
+def _bluechip_table(seed):
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bluechip_script import SystemPlayer, Table
+
+    from ai.protocols.bluechip_client import BlueChipClient
+    from ai.protocols.bluechip_tm import TableManager, boards_from_seed
+    from ddsolver.table import Seat
+
+    tm = TableManager(boards_from_seed(seed, 1))
+    table = Table(tm)
+    for s in Seat:
+        table.add(s.letter, BlueChipClient(SystemPlayer(), s,
+                                           "ddsolver NS" if s.side == 0 else "ddsolver EW"))
+    return tm, table
+
+
+def test_the_bluechip_examples_are_a_real_session():
+    import re
+
+    from ai.protocols.bluechip import parse_client_line, parse_tm_line
+
+    text = (DOCS / "protocol-bluechip.md").read_text(encoding="utf-8")
+    *_, board_block, refused_block = re.findall(r"```text\n(.*?)```", text, re.S)
+    # North's side of board 1 of seed 31, played by four clients at the table manager
+    tm, table = _bluechip_table(31)
+    assert table.run() and tm.records[0].finished
+    log = [f"{d} {line}" for d, line in table.log["N"]]
+    timing = re.compile(r"^< Timing - N/S : this board \[\d\d:\d\d\], total \[\d:\d\d:\d\d\]\. "
+                        r"E/W : this board \[\d\d:\d\d\], total \[\d:\d\d:\d\d\]\.$")
+
+    def same(documented, real):
+        return documented == real or (timing.match(documented) and timing.match(real))
+
+    segments = [s.strip().splitlines() for s in board_block.split("\n...\n")]
+    assert [len(s) for s in segments] == [62, 22]
+    assert all(same(a, b) for a, b in zip(segments[0], log[:62]))
+    assert all(same(a, b) for a, b in zip(segments[1], log[-22:]))
+    # each documented line is read back and written exactly as the protocol writes it
+    for line in segments[0] + segments[1]:
+        direction, message = line[0], line[2:]
+        parsed = parse_client_line(message) if direction == ">" else parse_tm_line(message)
+        assert str(parsed) == " ".join(message.split()), line
+    # the refused lines, when North is to make the first call
+    tm, table = _bluechip_table(31)
+    table.run(until=lambda: tm.board is not None and all(
+        tm.conns[s].stage == "play" for s in "NESW"))
+    table.queue = [x for x in table.queue if x[0] != "N"]
+    table.run()
+    pairs = refused_block.strip().splitlines()
+    assert len(pairs) == 18
+    for ask, answer in zip(pairs[::2], pairs[1::2]):
+        assert ask.startswith("> ") and answer.startswith("< Error ")
+        assert tm.receive("N", ask[2:]) == [("send", "N", answer[2:])], ask
+    assert tm.board.events == []

@@ -5,6 +5,9 @@
   documented in ``docs/protocol-json.md``.
 - :mod:`ai.protocols.http`: the HTTP robot API on FastAPI/uvicorn (``ddsolver-ai http``),
   stateless, one request per decision; documented in ``docs/protocol-http.md``.
+- :mod:`ai.protocols.bluechip` (the messages), :mod:`ai.protocols.bluechip_client` and
+  :mod:`ai.protocols.bluechip_tm`: the Blue Chip table-manager protocol, version 18
+  (``ddsolver-ai bluechip client|tm``); documented in ``docs/protocol-bluechip.md``.
 
 The JSON and HTTP doors share :mod:`ai.protocols.decisions` (the board as JSON, the player
 settings, the answers), so the same view and seed give the same call or card through either.

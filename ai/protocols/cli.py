@@ -1,14 +1,19 @@
 """The protocol subcommands of ``ddsolver-ai``: ``engine`` (JSON lines on stdin/stdout),
-``http`` (the HTTP robot API).  Heavy imports (FastAPI, the players) happen inside the commands.
+``http`` (the HTTP robot API), ``bluechip client`` and ``bluechip tm`` (the Blue Chip
+table-manager protocol).  Heavy imports (FastAPI, the players) happen inside the commands.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 
 import click
 
-__all__ = ["engine", "http"]
+__all__ = ["bluechip", "engine", "http"]
+
+_SEATS = ["N", "E", "S", "W", "North", "East", "South", "West", "ANYPL"]
+
 
 def _player_defaults(threads):
     return {} if threads is None else {"threads": threads}
@@ -56,3 +61,137 @@ def http(host, port, max_body, time_limit, max_concurrent, threads, log_level):
                                    f"'ddsolver[server]' ({exc})")
     serve(host, port, log_level=log_level, max_body=max_body, time_limit=time_limit,
           max_concurrent=max_concurrent, player_defaults=_player_defaults(threads))
+
+
+@click.group("bluechip")
+def bluechip():
+    """The Blue Chip table-manager protocol, version 18 (docs/protocol-bluechip.md)."""
+
+
+def _logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+                        stream=sys.stderr)
+
+
+@bluechip.command("client")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The table manager's address.")
+@click.option("--port", type=click.IntRange(1, 65535), default=2000, show_default=True)
+@click.option("--seat", required=True, type=click.Choice(_SEATS, case_sensitive=False),
+              help="The seat to ask for (ANYPL: wherever the table manager wants).")
+@click.option("--team", default="ddsolver", show_default=True, help="The team name.")
+@click.option("--level", type=click.Choice(["easy", "medium", "hard"]), default="medium",
+              show_default=True)
+@click.option("--seed", type=int, default=None, help="For repeatable decisions.")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="Solver threads (default: the level's).")
+@click.option("--scoring", type=click.Choice(["IMP", "MP"]), default="IMP",
+              show_default=True, help="Unless the table manager announces it.")
+@click.option("--alerts/--no-alerts", default=False, show_default=True,
+              help="Send 'Alert. <explanation>' after the calls the system alerts.")
+@click.option("--timeout", type=click.FloatRange(1, 86400), default=600.0,
+              show_default=True, help="Seconds to wait for a line before giving up.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every line.")
+def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeout,
+           verbose):
+    """Seat a computer player at a table manager."""
+    from ai.protocols.bluechip_client import BlueChipClient, run_client
+    from ai.robot import ComputerPlayer
+
+    _logging(verbose)
+    if '"' in team or not team.strip():
+        raise click.BadParameter("a team name is non-empty text without '\"'",
+                                 param_hint="--team")
+    overrides = {} if threads is None else {"threads": threads}
+    player = ComputerPlayer(level, seed=seed, **overrides)
+    c = BlueChipClient(player, None if seat.upper() == "ANYPL" else seat, team,
+                       scoring=scoring, alerts=alerts)
+    try:
+        run_client(host, port, c, timeout=timeout,
+                   on_line=lambda d, line: click.echo(f"{'>>' if d == 'out' else '<<'} "
+                                                      f"{line}", err=True)
+                   if verbose else None)
+    except OSError as exc:
+        raise click.ClickException(f"cannot connect to {host}:{port}: {exc}")
+    finally:
+        player.close()
+    done = sum(1 for b in c.boards if b.finished)
+    click.echo(f"{done} board(s) played, {len(c.boards) - done} abandoned; session "
+               f"{'ended' if c.finished else 'interrupted'}", err=True)
+    sys.exit(0 if c.finished else 1)
+
+
+@bluechip.command("tm")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to bind (give another only to seat other machines).")
+@click.option("--port", type=click.IntRange(0, 65535), default=2000, show_default=True)
+@click.option("--boards", "count", type=click.IntRange(1, 10000), default=None,
+              help="Deal this many boards from --seed.")
+@click.option("--seed", type=int, default=None, help="The seed of the deals.")
+@click.option("--first", type=click.IntRange(1, 100000), default=1, show_default=True,
+              help="The number of the first board dealt from --seed.")
+@click.option("--pbn", "pbn_in", type=click.Path(exists=True, dir_okay=False),
+              default=None, help="Play the deals of this PBN file instead.")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False),
+              help="Where to write the session as PBN (after each board).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write every line in and out to this file.")
+@click.option("--timeout", type=click.FloatRange(1, 86400), default=120.0,
+              show_default=True, help="Seconds without progress before a board is "
+                                      "recorded unfinished.")
+@click.option("--seat-timeout", type=click.FloatRange(1, 86400), default=600.0,
+              show_default=True, help="Seconds to wait for four ready clients.")
+@click.option("--ns-team", default=None, help="Require this N/S team name.")
+@click.option("--ew-team", default=None, help="Require this E/W team name.")
+@click.option("--scoring", type=click.Choice(["IMP", "MP"]), default="IMP",
+              show_default=True)
+@click.option("--announce-scoring", is_flag=True,
+              help="Append 'Playing IMP|MP' to the Teams line.")
+@click.option("--relay-alerts", is_flag=True,
+              help="Relay alerts and explanations to the caller's opponents.")
+@click.option("--event", default="ddsolver table manager", show_default=True,
+              help="The PBN Event tag.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every line.")
+def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_timeout,
+       ns_team, ew_team, scoring, announce_scoring, relay_alerts, event, verbose):
+    """Run a table manager for four clients; the session is written to --out as PBN."""
+    import asyncio
+
+    from ai.protocols.bluechip_tm import (
+        TableManager,
+        TableManagerServer,
+        boards_from_pbn,
+        boards_from_seed,
+    )
+    from ddsolver.errors import BridgeError
+
+    _logging(verbose)
+    if (pbn_in is None) == (count is None and seed is None):
+        raise click.UsageError("give either --pbn FILE or --boards N --seed S")
+    if pbn_in is None and (count is None or seed is None):
+        raise click.UsageError("--boards and --seed go together")
+    try:
+        boards = boards_from_pbn(pbn_in) if pbn_in else boards_from_seed(seed, count, first)
+    except (BridgeError, OSError) as exc:
+        raise click.ClickException(str(exc))
+    manager = TableManager(boards, ns_team=ns_team, ew_team=ew_team, scoring=scoring,
+                           announce_scoring=announce_scoring, relay_alerts=relay_alerts,
+                           timeout=timeout, seat_timeout=seat_timeout)
+    log_file = open(log_path, "a", encoding="utf-8") if log_path else None
+    try:
+        server = TableManagerServer(manager, host, port, pbn_path=out, event=event,
+                                    log_file=log_file)
+        click.echo(f"{len(boards)} board(s), writing {out}", err=True)
+        try:
+            asyncio.run(server.serve())
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+        except OSError as exc:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc}")
+    finally:
+        if log_file is not None:
+            log_file.close()
+    done = sum(1 for r in manager.records if r.finished)
+    click.echo(f"{done} board(s) finished, {len(manager.records) - done} unfinished: "
+               f"{manager.end_reason}", err=True)

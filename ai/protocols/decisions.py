@@ -286,6 +286,9 @@ def view_from_json(obj) -> SeatView:
     seat = _seat(_need_str(obj, "seat"), "seat")
     dealer = _seat(_need_str(obj, "dealer"), "dealer")
     vul = _need_str(obj, "vulnerability", optional=True)
+    if vul is not None and not vul.strip():
+        raise ProtocolError("bad_notation", "'vulnerability' is empty: give None, NS, EW or "
+                            "All")
     scoring = _need_str(obj, "scoring", optional=True) or "IMP"
     if scoring not in SCORINGS:
         raise ProtocolError("bad_notation", f"scoring {scoring!r} is not one of "
@@ -414,8 +417,10 @@ class PlayerPool:
     the view and the seed only.
     """
 
-    def __init__(self, size: int = 4):
+    def __init__(self, size: int = 4, make=None):
         self.size = max(1, int(size))
+        #: ``make(spec) -> player``: how a player is made (default :meth:`PlayerSpec.make`)
+        self.make = make if make is not None else PlayerSpec.make
         self._idle: "collections.OrderedDict[PlayerSpec, list]" = collections.OrderedDict()
         self._lock = threading.Lock()
 
@@ -428,7 +433,7 @@ class PlayerPool:
             if stack is not None and not stack:
                 del self._idle[spec]
         if p is None:
-            p = spec.make()
+            p = self.make(spec)
         try:
             yield p
         finally:
@@ -442,7 +447,9 @@ class PlayerPool:
                     if not self._idle[key]:
                         del self._idle[key]
             for old in dropped:
-                old.close()
+                close = getattr(old, "close", None)
+                if close is not None:
+                    close()
 
     def close(self) -> None:
         """Release every idle player's threads."""
@@ -450,7 +457,9 @@ class PlayerPool:
             players = [p for v in self._idle.values() for p in v]
             self._idle.clear()
         for p in players:
-            p.close()
+            close = getattr(p, "close", None)
+            if close is not None:
+                close()
 
 
 # -- answers --------------------------------------------------------------------------------

@@ -359,7 +359,7 @@ class _Decider:
 
 def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_TIME_LIMIT,
                max_concurrent: int = 2, player_defaults: Optional[dict] = None,
-               pool_size: int = 4) -> FastAPI:
+               pool_size: int = 4, make_player=None) -> FastAPI:
     """The FastAPI application of the robot API.
 
     :param max_body: the largest request body, bytes (413 beyond).
@@ -369,6 +369,10 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
     :param player_defaults: settings every player object starts from (e.g.
         ``{"threads": 1}``).
     :param pool_size: idle computer players kept between requests.
+    :param make_player: ``make_player(spec) -> player`` for a
+        :class:`~ai.protocols.decisions.PlayerSpec` (default: a
+        :class:`ai.robot.ComputerPlayer` with the spec's settings); any object with the
+        :class:`ai.players.Player` methods and ``explain``, ``hint`` and ``system``.
     :returns: the app; add routes or mounts to it (``app.mount("/", StaticFiles(...))``)
         to serve a page beside the API.  ``app.state.decider`` holds the worker threads;
         they are released at the app's shutdown.
@@ -376,7 +380,7 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
     """
     if not max_body > 0 or not time_limit > 0 or not max_concurrent >= 1:
         raise ValueError("max_body, time_limit and max_concurrent must be positive")
-    decider = _Decider(time_limit, max_concurrent, PlayerPool(pool_size),
+    decider = _Decider(time_limit, max_concurrent, PlayerPool(pool_size, make_player),
                        dict(player_defaults or {}))
 
     from contextlib import asynccontextmanager
@@ -390,6 +394,7 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
                   description="Stateless decisions of ddsolver's computer bridge players: "
                               "one request per call or card. See docs/protocol-http.md.",
                   version=info()["version"], lifespan=lifespan)
+    app.router.redirect_slashes = False   # an unknown path is a 404, never a redirect
     app.state.decider = decider
     app.add_middleware(BodyLimit, max_body=max_body)
     limits = {"max_body": max_body, "time_limit": time_limit,

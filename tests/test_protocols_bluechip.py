@@ -1,0 +1,724 @@
+"""Tests of the Blue Chip protocol (version 18): the grammar (ai.protocols.bluechip), the
+client against a scripted table manager speaking the variants real programs send
+(ai.protocols.bluechip_client), the table manager's rules, timeouts and disconnections
+(ai.protocols.bluechip_tm), and sessions of four of our clients at our table manager over
+the loopback address with every line logged and the PBN read back."""
+
+from __future__ import annotations
+
+import io
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ai.protocols.bluechip import (
+    BlueChipError,
+    BoardInfo,
+    CallMessage,
+    CardMessage,
+    Connect,
+    HandMessage,
+    Ready,
+    ReadyForCall,
+    ReadyForCard,
+    Seated,
+    StartOfBoard,
+    Teams,
+    Timing,
+    ToLead,
+    format_hand,
+    parse_card,
+    parse_client_line,
+    parse_hand,
+    parse_tm_line,
+)
+from ai.protocols.bluechip_client import BlueChipClient, LineSocket, run_client
+from ai.protocols.bluechip_tm import (
+    TableManager,
+    TableManagerServer,
+    boards_from_pbn,
+    boards_from_seed,
+    records_to_pbn,
+)
+from ai.robot import ComputerPlayer
+from ddsolver.auction import Call
+from ddsolver.cards import Card
+from ddsolver.deal import Hand, random_deals
+from ddsolver.pbn import dumps_pbn, read_pbn
+from ddsolver.table import Seat, Vulnerability
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bluechip_script import (ScriptBoard, ScriptedTM, ScriptPlayer, SystemPlayer,  # noqa
+                             Table)
+from protocol_referee import DEAL  # noqa: E402
+
+N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
+C = Card.from_str
+
+
+# -- the grammar ---------------------------------------------------------------------------------
+def test_messages_are_written_exactly():
+    assert str(Connect("Robo NS", N)) == 'Connecting "Robo NS" as North using protocol version 18'
+    assert str(Connect("x", None)) == 'Connecting "x" as ANYPL using protocol version 18'
+    assert str(Seated(W, "Robo")) == 'West ("Robo") seated'
+    assert str(Ready(E, "teams")) == "East ready for teams"
+    assert str(Ready(E, "start")) == "East ready to start"
+    assert str(Ready(E, "dummy")) == "East ready for dummy"
+    assert str(Teams("a", "b")) == 'Teams : N/S : "a" E/W : "b"'
+    assert str(Teams("a", "b", "IMP")) == 'Teams : N/S : "a" E/W : "b". Playing IMP'
+    assert str(StartOfBoard()) == "Start of board"
+    assert str(BoardInfo(3, S, Vulnerability.EW)) == \
+        "Board number 3. Dealer South. E/W vulnerable."
+    hand = Hand.from_pbn("AK4..QJ3.T98765")
+    assert format_hand(hand) == "S A K 4. H -. D Q J 3. C T 9 8 7 6 5."
+    assert str(HandMessage(N, hand)) == "North's cards : S A K 4. H -. D Q J 3. C T 9 8 7 6 5."
+    assert str(HandMessage(None, hand)).startswith("Dummy's cards : S A K 4.")
+    assert str(ReadyForCall(S, W)) == "South ready for West's bid"
+    assert str(ReadyForCard(S, None, 4)) == "South ready for dummy's card to trick 4"
+    assert str(ReadyForCard(S, E, 1)) == "South ready for East's card to trick 1"
+    assert str(CallMessage(N, Call.from_str("Pass"))) == "North passes"
+    assert str(CallMessage(N, Call.from_str("X"))) == "North doubles"
+    assert str(CallMessage(N, Call.from_str("XX"))) == "North redoubles"
+    assert str(CallMessage(N, Call.from_str("1NT"))) == "North bids 1NT"
+    assert str(CallMessage(N, Call.from_str("2C"), True, "Stayman")) == \
+        "North bids 2C Alert. Stayman"
+    assert str(CallMessage(N, Call.from_str("2C"), False, "8+ HCP")) == \
+        "North bids 2C Infos. 8+ HCP"
+    assert str(CardMessage(S, C("CT"))) == "South plays TC"
+    assert str(ToLead(None)) == "Dummy to lead" and str(ToLead(E)) == "East to lead"
+    assert str(Timing.of(6, 6, 8, 3601)) == ("Timing - N/S : this board [00:06], total "
+                                             "[0:00:06]. E/W : this board [00:08], total "
+                                             "[1:00:01].")
+
+
+@pytest.mark.parametrize("line, message", [
+    ('Connecting "WBridge5" as ANYPL using protocol version 18', Connect("WBridge5", None)),
+    ('connecting  "Jack"  as  west using protocol version 18.', Connect("Jack", W)),
+    ("WEST ready for  NORTH's bid", ReadyForCall(W, N)),
+    ("west ready for norths bid", ReadyForCall(W, N)),
+    ("South ready for dummy's card to trick 11", ReadyForCard(S, None, 11)),
+    ("South ready for East's card", ReadyForCard(S, E, None)),
+    ("North ready for dummy.", Ready(N, "dummy")),
+    ("EAST PASSES", CallMessage(E, Call.from_str("Pass"))),
+    ("East pass", CallMessage(E, Call.from_str("Pass"))),
+    ("East bids 1N", CallMessage(E, Call.from_str("1NT"))),
+    ("East bids 7 nt.", CallMessage(E, Call.from_str("7NT"))),
+    ("East doubles Alert.", CallMessage(E, Call.from_str("X"), True, None)),
+    ("South bids 2C Alert. Stayman, asks for a major",
+     CallMessage(S, Call.from_str("2C"), True, "Stayman, asks for a major")),
+    ("South bids 2C Infos. 8+ HCP", CallMessage(S, Call.from_str("2C"), False, "8+ HCP")),
+    ("south plays tc", CardMessage(S, C("CT"))),
+    ("South plays C10", CardMessage(S, C("CT"))),
+    ("Dummy plays 3h", CardMessage(None, C("H3"))),
+])
+def test_client_lines_are_read_tolerantly(line, message):
+    assert parse_client_line(line) == message
+
+
+@pytest.mark.parametrize("line, message", [
+    ('NORTH ("Robo") seated', Seated(N, "Robo")),
+    ('Teams: N/S "silent" E/W "bidders"', Teams("silent", "bidders")),
+    ('Teams : N/S : "a b" E/W : "c". Playing MP', Teams("a b", "c", "MP")),
+    ("Start of Board", StartOfBoard()),
+    ("Board number 8. Dealer WEST. Neither vulnerable. ",
+     BoardInfo(8, W, Vulnerability.NONE)),
+    ("board number 2.dealer e. both vulnerable", BoardInfo(2, E, Vulnerability.BOTH)),
+    ("Dummy's cards : S K 9 8 5. H A. D A J 7 6. C 9 5 4 2.",
+     HandMessage(None, Hand.from_pbn("K985.A.AJ76.9542"))),
+    ("dummy's cards:S K985.H A.D AJ76.C 9542", HandMessage(None, Hand.from_pbn(
+        "K985.A.AJ76.9542"))),
+    ("WEST's cards: S A T 9 5. H K 6 5. D Q J 8 7 6. C 7.",
+     HandMessage(W, Hand.from_pbn("AT95.K65.QJ876.7"))),
+    ("Dummy to lead", ToLead(None)), ("EAST TO LEAD", ToLead(E)),
+    ("WEST PASSES", CallMessage(W, Call.from_str("Pass"))),
+    ("West plays 10c", CardMessage(W, C("CT"))),
+])
+def test_table_manager_lines_are_read_tolerantly(line, message):
+    assert parse_tm_line(line) == message
+
+
+@pytest.mark.parametrize("line, problem", [
+    ("", "no message"), ("North", "no message"), ("North bids 8C", "no message"),
+    ("North bids 1NT please", "after the call"), ("North plays 1C", "not a card"),
+    ("North ready for dummy's bid", "dummy makes no call"),
+    ("North ready for East's card to trick 14", "trick 14"),
+    ('Connecting "x" as Nobody using protocol version 18', "not a seat"),
+])
+def test_bad_client_lines_are_named(line, problem):
+    with pytest.raises(BlueChipError, match=problem):
+        parse_client_line(line)
+
+
+def test_bad_hands_are_named():
+    for text, problem in [("S A K. H Q", "13"), ("S A A Q J T 9 8 7 6 5 4 3 2", "twice"),
+                          ("A K Q S J", "before any suit"), ("S A K X", "no suit or rank"),
+                          ("S A. S K. H 2 3 4 5 6 7 8 9 T J", "S twice")]:
+        with pytest.raises(BlueChipError, match=problem):
+            parse_hand(text)
+    assert parse_card("QS") == parse_card("sq") == C("SQ")
+
+
+# -- the client against a scripted table manager --------------------------------------------------
+def _script_boards():
+    d2, d3, d4 = random_deals(11, 3)
+    return [
+        ScriptBoard(1, DEAL, N, Vulnerability.NONE,
+                    ["1NT", "Pass", "2C", "Pass", "2D", "Pass", "3NT", "Pass", "Pass",
+                     "Pass"]),
+        ScriptBoard(2, d2, E, Vulnerability.NS, ["Pass", "1C", "Pass", "1H"],
+                    abort_after=3),
+        ScriptBoard(3, d3, S, Vulnerability.BOTH, ["1NT", "Pass", "3NT", "Pass", "Pass",
+                                                    "Pass"]),
+        ScriptBoard(4, d4, E, Vulnerability.EW, ["1NT", "Pass", "3NT", "Pass", "Pass",
+                                                  "Pass"]),
+    ]
+
+
+def _check_script_session(client, player, tm):
+    assert tm.stage == "over" and client.finished
+    assert client.problems == []
+    assert client.errors == ["scripted complaint"]
+    assert client.teams == Teams("scripted NS", "scripted EW", "MP")
+    assert client.scoring == "MP"
+    b1, b2, b3, b4 = client.boards
+    assert (b1.number, b1.finished, b1.abandoned) == (1, True, False)
+    assert [str(c) for c in b1.calls] == tm.boards[0].auction
+    assert b1.played == tm.boards[0].played and len(b1.played) == 52
+    assert b1.dummy == DEAL[S]
+    assert (b2.number, b2.finished, b2.abandoned) == (2, False, True)
+    assert (b3.number, b3.finished) == (3, True)
+    assert b3.dummy is None and b3.played == tm.boards[2].played and len(b3.played) == 52
+    assert b3.vulnerability == Vulnerability.BOTH and b3.dealer == S
+    assert (b4.number, b4.finished, b4.dummy) == (4, True, tm.boards[3].deal[W])
+    assert b4.played == tm.boards[3].played and len(b4.played) == 52
+    # the computer saw its own cards, and dummy's only once the opening lead was faced
+    for view in player.views:
+        board = {N: tm.boards[0], S: tm.boards[2], E: tm.boards[3]}[view.dealer]
+        assert view.original_hand == board.deal[N]
+        if view.played:
+            assert view.original_dummy == board.deal[view.dummy]
+        else:
+            assert view.original_dummy is None
+    # North declared board 1 (its own and dummy's cards), was dummy on board 3 and
+    # defended board 4
+    assert len(player.views) == (3 + 26) + 1 + (1 + 13)
+    assert player.calls == []
+
+
+def test_the_client_follows_a_scripted_table_manager_and_its_variants():
+    player = ScriptPlayer(["1NT", "2D", "Pass", "3NT", "Pass"])
+    client = BlueChipClient(player, "N", "Robo")
+    tm = ScriptedTM(N, "Robo", _script_boards())
+    pending = client.start()
+    while pending:
+        for tm_line in tm.feed(pending.pop(0)):
+            pending.extend(client.receive(tm_line))
+    _check_script_session(client, player, tm)
+    # the variants were spoken
+    said = [line for d, line in tm.log if d == "out"]
+    for variant in [" PASSES", "Dummy plays", " PLAYS ", "Start of Board", "Alert. scripted",
+                    "Infos. scripted", "DUMMY'S CARDS :S", "Dummy to lead", "TO LEAD",
+                    "BOARD NUMBER", "Timing - N/S", "Error scripted complaint"]:
+        assert any(variant in line for line in said), variant
+
+
+def test_the_client_over_tcp_against_the_scripted_table_manager():
+    player = ScriptPlayer(["1NT", "2D", "Pass", "3NT", "Pass"])
+    client = BlueChipClient(player, "N", "Robo")
+    tm = ScriptedTM(N, "Robo", _script_boards())
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    failure = []
+
+    def serve():
+        conn, _ = listener.accept()
+        lines = LineSocket(conn)
+        try:
+            while tm.stage != "over":
+                line = lines.read_line()
+                if line is None:
+                    break
+                for answer in tm.feed(line):
+                    lines.send(answer)
+        except AssertionError as exc:  # reported in the main thread
+            failure.append(exc)
+        finally:
+            lines.close()
+            listener.close()
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    transcript = []
+    run_client("127.0.0.1", port, client, timeout=30, transcript=transcript)
+    thread.join(30)
+    assert not failure, failure
+    _check_script_session(client, player, tm)
+    for direction, other in (("in", "out"), ("out", "in")):
+        assert [line for _, d, line in transcript if d == direction] == \
+            [line for d, line in tm.log if d == other]
+
+
+def test_the_client_seated_anywhere_takes_the_seat_given():
+    client = BlueChipClient(ScriptPlayer([]), None, "Any")
+    assert client.start() == ['Connecting "Any" as ANYPL using protocol version 18']
+    assert client.receive('East ("Any") seated') == ["East ready for teams"]
+    assert client.seat == E
+    assert client.receive("garbage line") == [] and "unreadable" in client.problems[0]
+    assert client.receive("Start of board") == []
+    assert client.problems[1] == "'Start of board' before the teams"
+    assert client.receive('Teams : N/S : "a" E/W : "Any"') == ["East ready to start"]
+    assert client.receive("Start of board") == ["East ready for deal"]
+    with pytest.raises(ValueError):
+        BlueChipClient(ScriptPlayer([]), "N", 'bad "team"')
+
+
+# -- the table manager's rules, in memory ---------------------------------------------------------
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def _table(boards=1, **options):
+    clock = Clock()
+    tm = TableManager(boards_from_seed(4, boards), clock=clock, **options)
+    table = Table(tm)
+    return table, tm, clock
+
+
+def _seat_all(table, players=None):
+    players = players or {s: SystemPlayer() for s in Seat}
+    for s in Seat:
+        table.add(s.letter, BlueChipClient(players[s], s, "NS" if s.side == 0 else "EW"))
+    return players
+
+
+def _error(actions, cid, text):
+    assert actions == [("send", cid, "Error " + text)], actions
+
+
+def test_the_handshake_refusals_and_the_seating():
+    table, tm, clock = _table(ns_team="Robo")
+    table.tm.connect("x")
+    _error(table.send("x", "North ready for teams"), "x",
+           "send 'Connecting \"<team>\" as <seat> using protocol version 18' first")
+    _error(table.send("x", "hello"), "x", "'hello' is no message of the protocol")
+    _error(table.send("x", 'Connecting "Other" as North using protocol version 18'), "x",
+           "Team name mismatch")
+    assert table.send("x", 'Connecting "Robo" as ANYPL using protocol version 18') == [
+        ("send", "x", 'North ("Robo") seated')]
+    _error(table.send("x", 'Connecting "Robo" as South using protocol version 18'), "x",
+           "already seated as North")
+    _error(table.send("x", "North ready to start"), "x",
+           "not expected now (send 'ready for teams')")
+    _error(table.send("x", "East ready for teams"), "x", "you are North, not East")
+    assert table.send("x", "North ready for teams") == []      # waits for the four seats
+    _error(table.send("x", "North ready for teams"), "x",
+           "the teams were already sent (waiting for the four seats)")
+    table.tm.connect("y")
+    _error(table.send("y", 'Connecting "EW" as North using protocol version 18'), "y",
+           "North is taken")
+    assert table.send("y", 'Connecting "EW" as ANYPL using protocol version 18') == [
+        ("send", "y", 'East ("EW") seated')]
+    assert tm.teams == ("Robo", "EW")
+    assert all(not r for r in tm.records)
+
+
+def _play(table, tm, until):
+    assert table.run(until=until)
+
+
+def test_calls_and_cards_are_refused_when_not_legal_and_nothing_changes():
+    table, tm, clock = _table()
+    _seat_all(table)
+    # board 1 of seed 4: North deals; hold North's first call back
+    _play(table, tm, lambda: tm.board is not None and all(
+        tm.conns[s].stage == "play" for s in "NESW"))
+    held = [x for x in table.queue if x[0] == "N"]
+    table.queue = [x for x in table.queue if x[0] != "N"]
+    assert held == [("N", "North bids 1C"), ("N", "North ready for East's bid")]
+    table.run()
+    board = tm.board
+    assert board.auction.to_act == N and board.spec.dealer == N
+    _error(table.send("E", "East passes"), "E", "North is to call, not East")
+    _error(table.send("N", "East passes"), "N", "you are North, not East")
+    _error(table.send("E", "East plays 2C"), "E", "the auction is not over")
+    _error(table.send("E", "East ready for dummy"), "E",
+           "there is no dummy: the auction is not over")
+    _error(table.send("N", "North ready for North's bid"), "N",
+           "it is your turn: you play North's bid")
+    _error(table.send("N", "North ready for East's bid"), "N",
+           "North's bid comes next, not East's bid")
+    _error(table.send("E", "East ready for North's bid"), "E",
+           "you are already waiting for North's bid")
+    _error(table.send("N", "North doubles"), "N",
+           "X is not legal after no call")
+    assert board.events == [] and len(board.auction.calls) == 0
+    table.queue.extend(held)
+    # go on to the play: stop when a card is due from a client that is not the leader
+    def declarer_has_the_lead():
+        b = tm.board
+        if b is None or len(b.played) != 1:
+            return False
+        conn = tm.conns[b.contract.declarer.letter]
+        return conn.pending is None and conn.cursor == len(b.events)
+
+    _play(table, tm, declarer_has_the_lead)
+    b = tm.board
+    declarer = b.contract.declarer
+    held = [x for x in table.queue if x[0] == declarer.letter]
+    table.queue = [x for x in table.queue if x[0] != declarer.letter]
+    table.run()
+    dummy = declarer.partner
+    leader = declarer.lho
+    lead = b.played[0][1]
+    assert b.to_play() == dummy
+    d, ld = dummy.letter, leader.letter
+    _error(table.send(ld, f"{leader.name.title()} plays {lead.rank.letter}{lead.suit.letter}"),
+           ld, f"{dummy.name.title()} is to play, not {leader.name.title()}")
+    _error(table.send(d, f"{dummy.name.title()} plays 2C"), d,
+           f"you are {dummy.name.title()}: you do not play {dummy.name.title()}'s cards")
+    not_held = next(c for c in b.spec.deal[leader])
+    _error(table.send(declarer.letter, f"{dummy.name.title()} plays "
+                                       f"{not_held.rank.letter}{not_held.suit.letter}"),
+           declarer.letter,
+           f"{dummy.name.title()} does not hold {not_held.rank.letter}{not_held.suit.letter}")
+    revoke = [c for c in b.spec.deal[dummy] if c.suit != lead.suit]
+    follow = [c for c in b.spec.deal[dummy] if c.suit == lead.suit]
+    if follow and revoke:
+        r = revoke[0]
+        _error(table.send(declarer.letter,
+                          f"{dummy.name.title()} plays {r.rank.letter}{r.suit.letter}"),
+               declarer.letter, f"{dummy.name.title()} must follow suit: "
+                                f"{lead.suit.name.lower()} was led (revoke)")
+    _error(table.send(declarer.letter, f"{declarer.name.title()} ready for dummy's card"),
+           declarer.letter, f"it is your turn: you play {dummy.name.title()}'s card")
+    assert len(b.played) == 1
+    table.queue.extend(held)
+    # the board completes normally
+    assert table.run()
+    assert tm.finished and tm.end_reason == "all boards played"
+    rec = tm.records[0]
+    assert rec.finished and len(rec.played) == 52 and rec.contract is not None
+
+
+def test_a_stalled_client_makes_the_board_unfinished_and_the_session_goes_on():
+    table, tm, clock = _table(boards=2, timeout=60)
+    _seat_all(table)
+    _play(table, tm, lambda: tm.board is not None and len(tm.board.auction.calls) == 2)
+    # the next caller's lines are held back: it stalls
+    stalled = tm.board.auction.to_act
+    table.dropped.add(stalled.letter)
+    table.run()
+    clock.now += 59
+    assert table.tm.tick() == [] and tm.board is not None
+    clock.now += 2
+    actions = table.tm.tick()
+    assert [a for a in actions if a[0] == "send"] == [
+        ("send", s, "Start of board") for s in "NESW"]
+    rec = tm.records[0]
+    assert not rec.finished and len(rec.calls) == 2
+    assert rec.reason == (f"timeout: no progress for 60 s waiting for "
+                          f"{stalled.name.title()} (to ask for "
+                          f"{stalled.rho.name.title()}'s bid)")
+    table.dropped.clear()
+    table._apply(actions)
+    assert table.run()
+    assert tm.finished and [r.finished for r in tm.records] == [False, True]
+    assert tm.records[1].spec.number == 2
+    for cid, client in table.clients.items():
+        assert client.finished and [b.finished for b in client.boards] == [False, True]
+    games = read_pbn(dumps_pbn(records_to_pbn(tm.records, teams=tm.teams)))
+    assert games[0].get("Result") == "" and games[0].contract is None
+    assert len(games[0].calls) == 2
+    assert games[0].tag("Result").comments == [f"{{unfinished: {rec.reason}}}"]
+    assert games[1].result == tm.records[1].tricks
+
+
+def test_a_disconnection_leaves_the_board_unfinished_until_the_seat_is_taken_again():
+    table, tm, clock = _table(boards=2, seat_timeout=100)
+    _seat_all(table)
+    _play(table, tm, lambda: tm.board is not None and len(tm.board.played) == 5)
+    assert table.tm.disconnect("W") == []
+    table.closed.add("W")
+    rec = tm.records[0]
+    assert not rec.finished and rec.reason == "West disconnected" and len(rec.played) == 5
+    assert tm.board is None and not tm.finished
+    table.run()
+    assert all(not line.startswith("Start of board") or True for line in table.received["N"])
+    clock.now += 50
+    assert table.tm.tick() == []
+    # a new West takes the seat; the others are sent 'Start of board' in the middle
+    table.add("W2", BlueChipClient(SystemPlayer(), W, "EW"))
+    assert table.run()
+    assert tm.finished and [r.finished for r in tm.records] == [False, True]
+    north = table.clients["N"]
+    assert [b.abandoned for b in north.boards] == [True, False]
+    games = read_pbn(dumps_pbn(records_to_pbn(tm.records, teams=tm.teams)))
+    assert [len(g.play_sequence) for g in games] == [5, 52]
+    assert [(p.seat, p.card) for p in games[0].play_sequence] == tm.records[0].played
+    assert games[0].get("Result") == ""
+
+
+def test_the_session_ends_when_the_seats_are_not_filled():
+    table, tm, clock = _table(seat_timeout=30)
+    for s in "NES":
+        table.add(s, BlueChipClient(SystemPlayer(), s, "T"))
+    table.run()
+    clock.now += 31
+    actions = table.tm.tick()
+    assert tm.finished and tm.end_reason == "fewer than four ready clients for 30 s"
+    assert [a for a in actions if a[0] == "send"] == [("send", s, "End of session")
+                                                      for s in "NES"]
+    assert [a[1] for a in actions if a[0] == "close"] == ["N", "E", "S"]
+
+
+def test_boards_from_a_pbn_file(tmp_path):
+    path = tmp_path / "deals.pbn"
+    path.write_text('[Board "7"]\n[Dealer "E"]\n[Vulnerable "All"]\n'
+                    f'[Deal "{DEAL.to_pbn()}"]\n\n[Deal "{DEAL.to_pbn()}"]\n')
+    boards = boards_from_pbn(str(path))
+    assert [(b.number, b.dealer, b.vulnerability) for b in boards] == [
+        (7, E, Vulnerability.BOTH), (2, E, Vulnerability.NS)]
+    assert boards[0].deal == DEAL
+
+
+# -- sessions over the loopback address -----------------------------------------------------------
+def _session(count, tmp_path, **tm_options):
+    tm = TableManager(boards_from_seed(7, count), timeout=60, seat_timeout=60, **tm_options)
+    transcript = []
+    log = io.StringIO()
+    server = TableManagerServer(tm, port=0, pbn_path=tmp_path / "session.pbn",
+                                transcript=transcript, log_file=log)
+    port = server.start_thread()
+    clients, transcripts, threads = {}, {}, []
+    for s in Seat:
+        player = ComputerPlayer("easy", seed=1, threads=1, min_samples=3)
+        clients[s] = BlueChipClient(player, s, "Robo NS" if s.side == 0 else "Robo EW")
+        transcripts[s] = []
+        threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
+                                                                 clients[s]),
+                                        kwargs={"timeout": 60,
+                                                "transcript": transcripts[s]}))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert server.join(30)
+    return tm, server, clients, transcripts, transcript, log.getvalue()
+
+
+def _check_session(tm, clients, transcripts, transcript, log, tmp_path, count):
+    assert tm.finished and tm.end_reason == "all boards played"
+    assert [r.finished for r in tm.records] == [True] * count
+    # every line is logged: what each client sent and received is what the table manager
+    # received from and sent to that seat, in order
+    for s in Seat:
+        client = clients[s]
+        assert client.finished and client.problems == [] and client.errors == []
+        name = s.name.title()
+        tm_side = [(d, line) for _, who, d, line in transcript
+                   if who in (name,) or (who.startswith("#") and d == "in"
+                                         and f"as {name} " in line)]
+        mine = [("in" if d == "out" else "out", line) for _, d, line in transcripts[s]]
+        assert tm_side == mine
+        # a seat is sent its own cards and, after the opening lead, dummy's: no other hand
+        hands = [line for d, line in mine if d == "out" and "cards :" in line]
+        assert hands[0].startswith(f"{name}'s cards : ")
+        assert all(h.startswith(f"{name}'s cards") or h.startswith("Dummy's cards")
+                   for h in hands)
+    assert len(log.splitlines()) == len(transcript)
+    assert all((" << " in x or " >> " in x) for x in log.splitlines())
+    # the PBN file reads back with the board as played
+    games = read_pbn(str(tmp_path / "session.pbn"))
+    assert len(games) == count
+    for game, rec, spec in zip(games, tm.records, tm.boards):
+        assert game.board == spec.number and game.deal == spec.deal
+        assert game.dealer == spec.dealer and game.vulnerability == spec.vulnerability
+        assert [str(c) for c in game.calls] == [str(c) for _, c, _, _ in rec.calls]
+        assert game.contract == rec.contract
+        assert game.result == rec.tricks
+        assert game.get("Score") == f"NS {rec.score}"
+        assert game.get("North") == "Robo NS" and game.get("West") == "Robo EW"
+        if rec.contract is not None:
+            assert [(p.seat, p.card) for p in game.play_sequence] == rec.played
+        assert game.warnings == []
+        for s in Seat:
+            seen = clients[s].boards[tm.records.index(rec)]
+            assert seen.calls == [c for _, c, _, _ in rec.calls] and seen.played == rec.played
+
+
+def test_a_full_board_over_loopback(tmp_path):
+    tm, server, clients, transcripts, transcript, log = _session(1, tmp_path)
+    _check_session(tm, clients, transcripts, transcript, log, tmp_path, 1)
+    rec = tm.records[0]
+    assert len(rec.played) == 52 or rec.contract is None
+    lines = [line for _, _, d, line in transcript if d == "out"]
+    assert lines.count("Start of board") == 4 and lines.count("End of session") == 4
+    assert sum(1 for x in lines if x.startswith("Timing - N/S")) == 4
+
+
+def test_a_four_board_session_over_loopback(tmp_path):
+    tm, server, clients, transcripts, transcript, log = _session(4, tmp_path)
+    _check_session(tm, clients, transcripts, transcript, log, tmp_path, 4)
+    assert [r.spec.number for r in tm.records] == [1, 2, 3, 4]
+    assert [r.spec.dealer for r in tm.records] == [N, E, S, W]
+
+
+class _RawClient:
+    def __init__(self, port, seat):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.lines = LineSocket(self.sock)
+        self.name = seat
+
+    def say(self, line):
+        self.lines.send(line)
+
+    def expect(self, start):
+        line = self.lines.read_line()
+        assert line is not None and line.startswith(start), (line, start)
+        return line
+
+
+def test_a_client_that_disconnects_mid_board_over_loopback(tmp_path):
+    tm = TableManager(boards_from_seed(7, 2), timeout=60, seat_timeout=60)
+    transcript = []
+    server = TableManagerServer(tm, port=0, pbn_path=tmp_path / "s.pbn",
+                                transcript=transcript)
+    port = server.start_thread()
+    clients, threads = {}, []
+    for s in (N, E, S):
+        clients[s] = BlueChipClient(ComputerPlayer("easy", seed=2, threads=1,
+                                                   min_samples=3), s, "T")
+        threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
+                                                                 clients[s]),
+                                        kwargs={"timeout": 60}))
+        threads[-1].start()
+    west = _RawClient(port, "West")
+    west.say('Connecting "T" as West using protocol version 18')
+    west.expect('West ("T") seated')
+    west.say("West ready for teams")
+    west.expect("Teams : N/S")
+    west.say("West ready to start")
+    west.expect("Start of board")
+    west.say("West ready for deal")
+    west.expect("Board number 1. Dealer North.")
+    west.say("West ready for cards")
+    west.expect("West's cards : ")
+    west.say("West bids 9NT")
+    west.expect("Error 'West bids 9NT' is no message of the protocol")
+    west.say("West ready for North's bid")
+    west.expect("North ")
+    west.lines.close()        # gone in the middle of the auction
+    deadline = time.time() + 30
+    while not tm.records and time.time() < deadline:
+        time.sleep(0.05)
+    assert tm.records and tm.records[0].reason == "West disconnected"
+    # the server keeps running: a new West is seated and the session goes on
+    clients[W] = BlueChipClient(ComputerPlayer("easy", seed=2, threads=1, min_samples=3),
+                                W, "T")
+    run_client("127.0.0.1", port, clients[W], timeout=60)
+    for t in threads:
+        t.join(60)
+    assert server.join(30)
+    assert tm.finished and [r.finished for r in tm.records] == [False, True]
+    for s in (N, E, S):
+        assert clients[s].finished and clients[s].problems == []
+        assert [b.abandoned for b in clients[s].boards] == [True, False]
+    games = read_pbn(str(tmp_path / "s.pbn"))
+    assert len(games) == 2 and games[0].get("Result") == "" and games[1].result is not None
+    assert games[0].tag("Result").comments == ["{unfinished: West disconnected}"]
+
+
+class _SlowFirstCall:
+    """A computer whose first call comes after the table manager's timeout."""
+
+    def __init__(self, delay):
+        self.inner = ComputerPlayer("easy", seed=3, threads=1, min_samples=3)
+        self.delay = delay
+
+    def call(self, view):
+        if self.delay:
+            time.sleep(self.delay)
+            self.delay = 0
+        return self.inner.call(view)
+
+    def card(self, view):
+        return self.inner.card(view)
+
+
+def test_a_slow_client_times_out_and_the_next_board_is_played_over_loopback(tmp_path):
+    tm = TableManager(boards_from_seed(7, 2), timeout=2.0, seat_timeout=60)
+    server = TableManagerServer(tm, port=0, pbn_path=tmp_path / "t.pbn")
+    port = server.start_thread()
+    clients, threads = {}, []
+    for s in Seat:
+        player = _SlowFirstCall(3.0) if s == N else ComputerPlayer(
+            "easy", seed=3, threads=1, min_samples=3)
+        clients[s] = BlueChipClient(player, s, "T")
+        threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
+                                                                 clients[s]),
+                                        kwargs={"timeout": 60}))
+        threads[-1].start()
+    for t in threads:
+        t.join(90)
+    assert server.join(30)
+    assert [r.finished for r in tm.records] == [False, True]
+    assert tm.records[0].reason == "timeout: no progress for 2 s waiting for North (to call)"
+    # North's late call was refused; North then played board 2 like the others
+    assert clients[N].errors and "no board in play" in clients[N].errors[0]
+    assert all(c.finished for c in clients.values())
+    assert [b.finished for b in clients[N].boards] == [False, True]
+
+
+def test_the_commands_a_table_manager_and_four_clients(tmp_path):
+    """ddsolver-ai bluechip tm and four ddsolver-ai bluechip client processes."""
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "cli.pbn"
+    log = tmp_path / "cli.log"
+    tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
+                           "--boards", "2", "--seed", "5", "-o", str(out), "--log", str(log),
+                           "--timeout", "60", "--seat-timeout", "60"],
+                          cwd=root, stderr=subprocess.PIPE, text=True)
+    clients = []
+    try:
+        port = None
+        for line in tm.stderr:
+            m = re.search(r"table manager listening on 127\.0\.0\.1:(\d+)", line)
+            if m:
+                port = m.group(1)
+                break
+        assert port is not None
+        for seat in ("N", "E", "S", "W"):
+            clients.append(subprocess.Popen(
+                [sys.executable, "-m", "ai", "bluechip", "client", "--port", port, "--seat",
+                 seat, "--team", "cli", "--level", "easy", "--seed", "1", "--threads", "1",
+                 "--timeout", "60"], cwd=root, stderr=subprocess.PIPE, text=True))
+        for c in clients:
+            _, err = c.communicate(timeout=180)
+            assert c.returncode == 0, err
+            assert "2 board(s) played, 0 abandoned; session ended" in err
+        rest = tm.communicate(timeout=60)[1]
+        assert tm.returncode == 0
+        assert "2 board(s) finished, 0 unfinished: all boards played" in rest
+    finally:
+        for p in clients + [tm]:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    games = read_pbn(str(out))
+    assert [g.board for g in games] == [1, 2] and all(g.get("Score") for g in games)
+    lines = log.read_text().splitlines()
+    assert sum(1 for x in lines if x.endswith(">> End of session")) == 4
+    bad = subprocess.run([sys.executable, "-m", "ai", "bluechip", "tm", "-o", str(out)],
+                         cwd=root, capture_output=True, text=True)
+    assert bad.returncode == 2 and "give either --pbn FILE or --boards N --seed S" in bad.stderr
