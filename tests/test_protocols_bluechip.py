@@ -499,7 +499,7 @@ def _session(count, tmp_path, **tm_options):
     port = server.start_thread()
     clients, transcripts, threads = {}, {}, []
     for s in Seat:
-        player = ComputerPlayer("easy", seed=1, threads=1, min_samples=3)
+        player = ComputerPlayer("easy", seed=1, threads=1, min_samples=6)
         clients[s] = BlueChipClient(player, s, "Robo NS" if s.side == 0 else "Robo EW")
         transcripts[s] = []
         threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
@@ -595,7 +595,7 @@ def test_a_client_that_disconnects_mid_board_over_loopback(tmp_path):
     clients, threads = {}, []
     for s in (N, E, S):
         clients[s] = BlueChipClient(ComputerPlayer("easy", seed=2, threads=1,
-                                                   min_samples=3), s, "T")
+                                                   min_samples=6), s, "T")
         threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
                                                                  clients[s]),
                                         kwargs={"timeout": 60}))
@@ -621,7 +621,7 @@ def test_a_client_that_disconnects_mid_board_over_loopback(tmp_path):
         time.sleep(0.05)
     assert tm.records and tm.records[0].reason == "West disconnected"
     # the server keeps running: a new West is seated and the session goes on
-    clients[W] = BlueChipClient(ComputerPlayer("easy", seed=2, threads=1, min_samples=3),
+    clients[W] = BlueChipClient(ComputerPlayer("easy", seed=2, threads=1, min_samples=6),
                                 W, "T")
     run_client("127.0.0.1", port, clients[W], timeout=60)
     for t in threads:
@@ -636,17 +636,16 @@ def test_a_client_that_disconnects_mid_board_over_loopback(tmp_path):
     assert games[0].tag("Result").comments == ["{unfinished: West disconnected}"]
 
 
-class _SlowFirstCall:
-    """A computer whose first call comes after the table manager's timeout."""
+class _StalledFirstCall:
+    """A computer whose first call waits until ``release`` is set (asleep, using no
+    processor)."""
 
-    def __init__(self, delay):
-        self.inner = ComputerPlayer("easy", seed=3, threads=1, min_samples=3)
-        self.delay = delay
+    def __init__(self, release: threading.Event):
+        self.inner = ComputerPlayer("easy", seed=3, threads=1, min_samples=6)
+        self.release = release
 
     def call(self, view):
-        if self.delay:
-            time.sleep(self.delay)
-            self.delay = 0
+        assert self.release.wait(120)
         return self.inner.call(view)
 
     def card(self, view):
@@ -654,23 +653,28 @@ class _SlowFirstCall:
 
 
 def test_a_slow_client_times_out_and_the_next_board_is_played_over_loopback(tmp_path):
-    tm = TableManager(boards_from_seed(7, 2), timeout=2.0, seat_timeout=60)
+    tm = TableManager(boards_from_seed(7, 2), timeout=5.0, seat_timeout=60)
     server = TableManagerServer(tm, port=0, pbn_path=tmp_path / "t.pbn")
     port = server.start_thread()
+    release = threading.Event()
     clients, threads = {}, []
     for s in Seat:
-        player = _SlowFirstCall(3.0) if s == N else ComputerPlayer(
-            "easy", seed=3, threads=1, min_samples=3)
+        player = _StalledFirstCall(release) if s == N else ComputerPlayer(
+            "easy", seed=3, threads=1, min_samples=6)
         clients[s] = BlueChipClient(player, s, "T")
         threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
                                                                  clients[s]),
-                                        kwargs={"timeout": 60}))
+                                        kwargs={"timeout": 120}))
         threads[-1].start()
+    deadline = time.time() + 60
+    while not tm.records and time.time() < deadline:
+        time.sleep(0.05)
+    release.set()            # North's late call comes after the board was given up
     for t in threads:
-        t.join(90)
+        t.join(120)
     assert server.join(30)
     assert [r.finished for r in tm.records] == [False, True]
-    assert tm.records[0].reason == "timeout: no progress for 2 s waiting for North (to call)"
+    assert tm.records[0].reason == "timeout: no progress for 5 s waiting for North (to call)"
     # North's late call was refused; North then played board 2 like the others
     assert clients[N].errors and "no board in play" in clients[N].errors[0]
     assert all(c.finished for c in clients.values())
@@ -688,7 +692,8 @@ def test_the_commands_a_table_manager_and_four_clients(tmp_path):
     tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
                            "--boards", "2", "--seed", "5", "-o", str(out), "--log", str(log),
                            "--timeout", "60", "--seat-timeout", "60"],
-                          cwd=root, stderr=subprocess.PIPE, text=True)
+                          cwd=root, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True)
     clients = []
     try:
         port = None
@@ -707,7 +712,7 @@ def test_the_commands_a_table_manager_and_four_clients(tmp_path):
             _, err = c.communicate(timeout=180)
             assert c.returncode == 0, err
             assert "2 board(s) played, 0 abandoned; session ended" in err
-        rest = tm.communicate(timeout=60)[1]
+        summary, rest = tm.communicate(timeout=60)
         assert tm.returncode == 0
         assert "2 board(s) finished, 0 unfinished: all boards played" in rest
     finally:
@@ -717,6 +722,14 @@ def test_the_commands_a_table_manager_and_four_clients(tmp_path):
                 p.wait()
     games = read_pbn(str(out))
     assert [g.board for g in games] == [1, 2] and all(g.get("Score") for g in games)
+    expected = []
+    for g in games:
+        c = g.contract
+        expected.append(f"board {g.board}: passed out" if c is None else
+                        f"board {g.board}: {c.level}{c.strain.letter}{'X' * c.doubled} by "
+                        f"{c.declarer.name.title()}, {g.result} tricks, N-S "
+                        f"{int(g.get('Score').split()[1]):+d}")
+    assert summary.splitlines() == expected
     lines = log.read_text().splitlines()
     assert sum(1 for x in lines if x.endswith(">> End of session")) == 4
     bad = subprocess.run([sys.executable, "-m", "ai", "bluechip", "tm", "-o", str(out)],

@@ -192,6 +192,15 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     finally:
         if log_file is not None:
             log_file.close()
+    for r in manager.records:
+        if not r.finished:
+            click.echo(f"board {r.spec.number}: unfinished ({r.reason})")
+        elif r.contract is None:
+            click.echo(f"board {r.spec.number}: passed out")
+        else:
+            click.echo(f"board {r.spec.number}: {r.contract.level}{r.contract.strain.letter}"
+                       f"{'X' * r.contract.doubled} by {r.contract.declarer.name.title()}, "
+                       f"{r.tricks} tricks, N-S {r.score:+d}")
     done = sum(1 for r in manager.records if r.finished)
     click.echo(f"{done} board(s) finished, {len(manager.records) - done} unfinished: "
                f"{manager.end_reason}", err=True)
