@@ -5,8 +5,8 @@ The protocol by which computer-bridge championships seat robots: four player pro
 (clients) connect over TCP to one table manager (the server), which deals, relays the calls
 and cards and scores.  One ASCII line per message, ending CR LF.  The grammar was published
 by Blue Chip Bridge ("protocol.htm", 2005); the summary this module follows, with the
-variants real programs send, is ``shared/design/bluechip.md`` of the project and
-``docs/protocol-bluechip.md`` of this repository (every message with an example session).
+variants real programs send, is ``docs/design/bluechip.md``, and
+``docs/protocol-bluechip.md`` has every message with an example session.
 
 Reading is tolerant: any case, any spacing, an optional full stop at the end, seats as
 ``North`` or ``N``, cards as ``3C`` or ``C3`` (``10C`` too), calls as ``passes``/``pass``,
