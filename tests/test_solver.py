@@ -1217,9 +1217,20 @@ def test_dd_tables_rejects_a_single_deal():
         dd_tables(rec.deal)
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own SIGINT handler for the test: a process started in the background by a
+    non-interactive shell inherits SIGINT as ignored, and Python then installs no handler,
+    so a Ctrl-C would never reach the search."""
+    import signal
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("method", ["solve_best", "solve"])
-def test_ctrl_c_interrupts_a_long_search(method):
+def test_ctrl_c_interrupts_a_long_search(method, ctrl_c_raises):
     """SIGINT during a search (thomas1 notrump takes many seconds) raises KeyboardInterrupt
     within a fraction of a second; the solver keeps an exact table and goes on working."""
     import os
@@ -1246,7 +1257,7 @@ def test_ctrl_c_interrupts_a_long_search(method):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_stops_threaded_dd_tables():
+def test_ctrl_c_stops_threaded_dd_tables(ctrl_c_raises):
     """SIGINT during dd_tables on two threads (the freak deal's tables take many seconds
     each) stops both workers' searches: KeyboardInterrupt within a fraction of a second,
     not after the running tables end; the module's solvers then work and are exact."""
