@@ -85,6 +85,51 @@ def test_views_are_equal_whatever_the_hidden_hands():
         assert voids == view2.voids
 
 
+def test_every_seats_view_is_the_same_whatever_the_cards_it_cannot_see():
+    """For every viewer (declarer, dummy, each defender, the opening leader before the
+    lead, any seat during the auction) and random moments of the play: reshuffling the
+    unplayed cards among the seats the view does not show (same suit, so every shown void
+    stays one and the play stays legal; any card during the auction) leaves the view and
+    its fingerprint unchanged."""
+    rng = random.Random(23)
+    for trial in range(40):
+        k = rng.choice([0, 0, 1, 4, 13, 27, 40, 51])
+        play = _play_out(DEAL, k, rng) if k else []
+        for seat in Seat:
+            kwargs = dict(dealer="N", vulnerability="None", auction=AUCTION, played=play)
+            if play:
+                kwargs["dummy_hand"] = DEAL.south if seat != Seat.SOUTH else None
+            base = seat_view(seat, DEAL[seat], **kwargs)
+            hidden = list(base.hidden_seats)
+            gone = {c for _, c in play}
+            hands = {s: set(DEAL[s]) for s in Seat}
+            for _ in range(8):
+                a, b = rng.sample(hidden, 2)
+                pairs = [(x, y) for x in hands[a] - gone for y in hands[b] - gone
+                         if x.suit == y.suit]
+                if pairs:
+                    x, y = rng.choice(pairs)
+                    hands[a] = hands[a] - {x} | {y}
+                    hands[b] = hands[b] - {y} | {x}
+            other = Deal([Hand(list(hands[s])) for s in Seat])
+            if play:
+                kwargs["dummy_hand"] = other.south if seat != Seat.SOUTH else None
+            view = seat_view(seat, other[seat], **kwargs)
+            assert view == base and view.fingerprint() == base.fingerprint()
+    # during the auction a seat sees its own hand only: any redeal of the other three
+    for seat in Seat:
+        base = seat_view(seat, DEAL[seat], dealer="N", vulnerability="None", auction="1NT")
+        rest = [c for s in Seat if s != seat for c in DEAL[s]]
+        rng.shuffle(rest)
+        hands = {seat: list(DEAL[seat])}
+        for i, s in enumerate(x for x in Seat if x != seat):
+            hands[s] = rest[13 * i:13 * i + 13]
+        other = Deal([Hand(hands[s]) for s in Seat])
+        assert other != DEAL
+        assert seat_view(seat, other[seat], dealer="N", vulnerability="None",
+                         auction="1NT") == base
+
+
 def test_remaining_or_original_hand():
     play = _play_out(DEAL, 9)
     a = seat_view("W", DEAL.west, dealer="N", vulnerability="None", auction=AUCTION,
