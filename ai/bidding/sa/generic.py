@@ -36,7 +36,7 @@ GAME = 25
 #: Points more than :data:`GAME` wanted for a minor-suit game.
 MINOR_EXTRA = 2
 #: Added to the combined points wanted for a penalty double.
-PENALTY_SHIFT = 2
+PENALTY_SHIFT = 4
 #: Invite when total points plus partner's estimate fall this far short of game.
 INVITE_BAND = 2
 SLAM = 32
