@@ -31,6 +31,9 @@ def _can_ask(ctx, b) -> bool:
         return False
     if ctx.doubled:
         return False    # partner (or an opponent) has doubled the last bid
+    theirs = ctx.last_explanation(ctx.partner)
+    if theirs is not None and theirs.artificial:
+        return False    # partner's last bid says nothing of its suit (2C-2D: 4NT is natural)
     mine = ctx.last_explanation(ctx.seat)
     if mine is not None and mine.name in ("Stayman", "Jacoby transfer") and rho_passed(ctx):
         return False    # over the answer to my Stayman or transfer, 4NT is quantitative
