@@ -644,3 +644,14 @@ def test_worked_deals(sa, pbn, dealer, vul, old, new):
     # the new contract makes double dummy (6S: 12 tricks; 4C: 10), the old one did not
     # reach it (4S only) or failed (3NT: 7 tricks)
     assert table[contract.strain, contract.declarer] >= contract.tricks_needed
+
+
+def test_advancing_an_overcall_after_the_opening_side_has_raised(sa):
+    # 1D (1H) 2D: the advancer raises with three hearts and 7-10 total points (was: the
+    # generic competitive bid, which promised no strength, so partner could not count)
+    calls = ["1D", "1H", "2D"]
+    assert choose(sa, "AT632.T62.5.K754", calls) == "2H"
+    exp = sa.explain(Auction("N", calls), "2H")
+    assert exp.name == "Raise" and exp.constraints.hcp == (5, 12)
+    assert choose(sa, "AT632.Q62.5.K754", calls) == "3H"      # 9 HCP, 11 total points
+    assert choose(sa, "9632.T62.A54.975", calls) == "Pass"       # 4 HCP

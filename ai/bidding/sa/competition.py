@@ -165,6 +165,39 @@ COMPETITION += [
     rule("Raise", TWO, "3y", {"hcp": (5, 12), "y": 3}, "support", priority=700,
          where=not_jump, judge=_tp_range("y", 7, 11)),
 ]
+# after the opener's partner has bid too: raise at the cheapest level (up to 10 total points
+# where a jump is still below game, else up to 12), jump raise, game, notrump, a new suit
+BID = ("1x 1y B", "1x 2y B")
+
+
+def _raise_hi(ctx, b):
+    from .common import cheapest_level
+    return 10 if cheapest_level(ctx, b["y"]) <= 2 else 12
+
+
+def _tp_raise(h, c, b):
+    from .common import total_points
+    return 7 <= total_points(h, b["y"], c) <= _raise_hi(c, b)
+
+
+def _below_game_jump(ctx, b, call):
+    return single_jump(ctx, b, call) and call.level <= 3
+
+
+COMPETITION += [
+    rule("Raise to game", BID, "4y", {"hcp": (10, None), "y": 3}, "support, values for game",
+         priority=720, where=_major_call, judge=_tp_range("y", 13)),
+    rule("Jump raise", BID, "3y", {"hcp": (8, 12), "y": 3}, "support, invitational",
+         priority=710, where=_below_game_jump, judge=_tp_range("y", 11, 12)),
+    rule("Raise", BID, ("2y", "3y"), {"hcp": (5, 12), "y": 3}, "support, competing",
+         priority=700, where=not_jump, judge=_tp_raise),
+    rule("Notrump game", BID, "3NT", {"hcp": (14, None), "stop": "theirs", "y": (0, 2)},
+         "stopper in their suits", priority=690),
+    rule("New suit", BID, ("2z", "3z"), {"hcp": (10, None), "z": 5, "y": (0, 2)},
+         "five or more {z}", priority=670, where=not_jump, prefer=_prefer_len("z")),
+    rule("Pass", BID, "P", {}, "nothing more to say", priority=100),
+]
+
 for p in (ONE, TWO):
     COMPETITION += [
         rule("Notrump game", p, "3NT", {"hcp": (14, None), "stop": "theirs", "y": (0, 2)},

@@ -34,8 +34,22 @@ def _two_over_one_len(ctx, b):
 
 
 def _tp(var, lo, hi):
-    """Judgement: total points with ``var`` as trumps within ``lo``..``hi``."""
-    return lambda h, c, b: lo <= total_points(h, b[var], c) <= hi
+    """Judgement: total points with ``var`` as trumps within ``lo``..``hi`` (numbers, or
+    names of this module's thresholds, read when the rule judges)."""
+    def value(v):
+        if isinstance(v, str):
+            return globals()[v]
+        return v() if callable(v) else v
+    return lambda h, c, b: value(lo) <= total_points(h, b[var], c) <= value(hi)
+
+
+#: Total points of the raises of one of a major: game raise, limit raise (low end), single
+#: raise (low end).
+RAISE_GAME, RAISE_LIMIT, RAISE_SINGLE = 13, 10, 6
+#: Opener's total points after a single raise: game, game try.
+OPENER_GAME, OPENER_TRY = 19, 15
+#: Opener's total points to accept a limit raise.
+ACCEPT_LIMIT = 14
 
 
 RESPONSES = []
@@ -44,11 +58,11 @@ RESPONSES = []
 p = "1M P"
 RESPONSES += [
     rule("Game raise", p, "4M", {"hcp": (10, 16), "M": 4}, "four-card support, values for game",
-         priority=720, judge=_tp("M", 13, 99)),
+         priority=720, judge=_tp("M", "RAISE_GAME", 99)),
     rule("Limit raise", p, "3M", {"hcp": (8, 12), "M": 3}, "invites game", priority=710,
-         judge=_tp("M", 10, 12)),
+         judge=_tp("M", "RAISE_LIMIT", lambda: RAISE_GAME - 1)),
     rule("Single raise", p, "2M", {"hcp": (5, 10), "M": 3}, "three-card support", priority=700,
-         judge=_tp("M", 6, 99)),
+         judge=_tp("M", "RAISE_SINGLE", 99)),
     rule("New suit", "1H P", "1S", {"hcp": (6, None), "S": 4}, "four or more ♠", forcing=F1,
          priority=690),
     rule("Notrump game", p, "3NT", {"hcp": (13, 15), "M": (0, 2), "balanced": True},
@@ -190,9 +204,10 @@ RESPONSES += [
 # -- opener after a single raise ----------------------------------------------------------
 p = "1M P 2M P"
 RESPONSES += [
-    rule("Game", p, "4M", {"hcp": (14, 21)}, "to play", priority=700, judge=_tp("M", 19, 99)),
+    rule("Game", p, "4M", {"hcp": (14, 21)}, "to play", priority=700,
+         judge=_tp("M", "OPENER_GAME", 99)),
     rule("Game try", p, "3M", {"hcp": (12, 18)}, "invites game", priority=690,
-         judge=_tp("M", 15, 18)),
+         judge=_tp("M", "OPENER_TRY", lambda: OPENER_GAME - 1)),
     rule("Pass", p, "P", {"hcp": (11, 15)}, "minimum", priority=100),
 ]
 p = "1m P 2m P"
@@ -203,7 +218,7 @@ RESPONSES += [
 p = "1x P 3x P"
 RESPONSES += [
     rule("Accepts the invitation", p, "4x", {"hcp": (11, 21)}, "to play", priority=700,
-         where=lambda ctx, b, call: call.strain in (H, S), judge=_tp("x", 14, 99)),
+         where=lambda ctx, b, call: call.strain in (H, S), judge=_tp("x", "ACCEPT_LIMIT", 99)),
     rule("Accepts in notrump", p, "3NT", {"hcp": (14, 21)}, "to play", priority=700,
          where=lambda ctx, b, call: b["x"] in (C, D)),
     rule("Declines the invitation", p, "P", {"hcp": (11, 14)}, "minimum", priority=100),
