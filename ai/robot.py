@@ -1,4 +1,5 @@
-"""The computer player: the bidding system for calls, Monte Carlo card play for cards.
+"""The computer player: the bidding system for calls (the hard one judges the rules' candidates
+by double-dummy simulation, :mod:`ai.bidding.simulation`), Monte Carlo card play for cards.
 
 >>> from ai.robot import ComputerPlayer, LEVELS
 >>> sorted(LEVELS)
@@ -84,6 +85,7 @@ class ComputerPlayer:
         self.seed = seed
         self.system = system
         self._cards = CardPlayer(self.settings, system)
+        self._bidder = _bidder(level, system, seed, self.settings)
         #: the last card decision (for diagnostics and benchmarks)
         self.last_choice: Optional[CardChoice] = None
 
@@ -93,9 +95,10 @@ class ComputerPlayer:
         return random.Random(f"{self.seed}:{what}:{view.fingerprint()}")
 
     def call(self, view: SeatView) -> Call:
-        """The call for ``view.seat`` by the bidding system (rules alone)."""
+        """The call for ``view.seat``: by the bidding system's rules alone (easy, medium),
+        or the rules' candidates judged by simulation (hard; see :func:`_bidder`)."""
         _check_view(view)
-        return self.system.choose(view.original_hand, view.auction, view.vulnerability)
+        return self._bidder.choose(view.original_hand, view.auction, view.vulnerability)
 
     def card(self, view: SeatView) -> Card:
         """The card for ``view.to_play`` (own hand, or dummy's when declarer)."""
@@ -122,9 +125,26 @@ class ComputerPlayer:
     def close(self) -> None:
         """Release the solver threads."""
         self._cards.close()
+        if self._bidder is not self.system:
+            self._bidder.close()
 
     def __repr__(self) -> str:
         return f"ComputerPlayer({self.level!r}, seed={self.seed!r})"
+
+
+# -- bidding: the hard computer thinks with the solver (ai.bidding.simulation) -------------
+def _bidder(level: str, system, seed, settings: PlaySettings):
+    """What chooses the calls: ``system`` itself (easy, medium, or a system without
+    ``candidates``), or for ``hard`` a :class:`ai.bidding.simulation.SimulatingBidder` of
+    ``system`` with the player's seed and solver threads (without time limits when the
+    card play has none, so that an untimed match stays reproducible)."""
+    if level != "hard" or not callable(getattr(system, "candidates", None)):
+        return system
+    from ai.bidding.simulation import SimulatingBidder, SimulationSettings
+    bidding = SimulationSettings(threads=settings.threads)
+    if settings.time_budget is None or settings.time_budget >= 24 * 3600:
+        bidding = bidding.untimed()
+    return SimulatingBidder(system, bidding, seed=seed)
 
 
 def _check_view(view) -> None:

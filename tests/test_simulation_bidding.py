@@ -222,3 +222,24 @@ def test_hard_auctions_are_legal_and_explained_truly():
 @pytest.mark.slow
 def test_2000_hard_auctions_are_legal_and_explained_truly():
     assert check_hard_deals(seed=777, count=2000) >= 100
+
+
+def test_the_hard_computer_bids_by_simulation_the_others_by_the_rules():
+    from ai.players import seat_view
+    from ai.robot import ComputerPlayer
+    hand, auction = _decisions()[0]
+    view = seat_view(auction.to_act, hand, dealer=auction.dealer, vulnerability="None",
+                     auction=auction)
+    medium = ComputerPlayer("medium", seed=9, threads=1)
+    assert medium.call(view) == SA.choose(hand, auction, Vulnerability.NONE)
+    hard = ComputerPlayer("hard", seed=9, threads=1, time_budget=None,
+                          lead_time_budget=None)
+    bidder = hard._bidder
+    assert isinstance(bidder, SimulatingBidder) and bidder.seed == 9
+    assert bidder.settings == SimulationSettings(threads=1).untimed()
+    expect = SimulatingBidder(SA, SimulationSettings(threads=1).untimed(), seed=9)
+    assert hard.call(view) == expect.decide(hand, auction, "None").call
+    assert bidder.last.samples >= SimulationSettings().min_samples
+    hard.close()
+    # a timed computer keeps the bidder's time limits
+    assert ComputerPlayer("hard", threads=1)._bidder.settings.time_budget is not None
