@@ -22,7 +22,7 @@ def test_analyse_on_a_dask_cluster_writes_the_same_file(tmp_path):
     res = runner.invoke(main, ["analyse", str(FOUR), "-o", str(local), "-q", "--check"])
     assert res.exit_code == 0, res.output
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         remote = tmp_path / "dask.pbn"
         res = runner.invoke(main, ["analyse", str(FOUR), "-o", str(remote), "-q", "--check",
                                    "--scheduler", cluster.scheduler_address])

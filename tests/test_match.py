@@ -280,7 +280,7 @@ def test_a_dask_cluster_gives_the_same_results(played):
     distributed = pytest.importorskip("distributed")
     result, _, _ = played
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         on_dask = match(2, scheduler=cluster.scheduler_address)
         with distributed.Client(cluster, set_as_default=False) as client:
             one = match([result.boards[2].board], scheduler=client)
