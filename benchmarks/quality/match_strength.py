@@ -2,14 +2,20 @@
 ``LocalCluster``; the two runs must give the same boards and results.
 
     nice -n 10 python -m benchmarks.quality.match_strength --a hard --b easy --boards 100 \\
-        --seed 100 --workers 2 --out /tmp/hard-easy [--json]
+        --seed 100 --workers 2 --out /tmp/hard-easy [--part local|dask|compare] [--json]
 
-Each run has its own journal and PBN file in ``--out`` (``local.*`` and ``dask.*``), so an
-interrupted run resumes where it stopped when the command is given again (the times then
-cover the resumed part only).  Reported: A's IMPs per board with the standard error and in
-all, matchpoints, the wall time of each run, the mean time of a table, the machine's load
-average (``os.getloadavg``) before and after; then whether both runs gave identical tables
-and byte-identical PBN files (exit status 1 if not).
+``--part both`` (the default) plays the local run, then the Dask run, then compares them;
+``local`` and ``dask`` play one run each (so that both can run at once, in two commands),
+``compare`` only compares two finished runs.  Each run has its own journal and PBN file in
+``--out`` (``local.*`` and ``dask.*``): an interrupted run resumes where it stopped when
+the command is given again.
+
+Reported for each run: A's IMPs per board with the standard error and in all, the
+matchpoints, the mean seconds a table took (from the journal: every table, whichever
+invocation played it; wall clock inside its worker), the wall time of this invocation and
+the machine's load average (``os.getloadavg``) before and after.  ``compare`` (and
+``both``) then says whether both runs gave identical tables and byte-identical PBN files
+(exit status 1 if not).
 
 The Dask cluster is started here with ``--workers`` worker processes of one thread each
 (``distributed.LocalCluster``); ``--scheduler ADDRESS`` uses a running cluster instead.
@@ -23,18 +29,60 @@ import os
 import sys
 import time
 
-from ai.match import run_match
+from ai.match import TableResult, read_journal, run_match
 
 
-def _run(args, name: str, **where):
+def _run(args, name: str, **where) -> dict:
     journal = os.path.join(args.out, f"{name}.journal")
     pbn = os.path.join(args.out, f"{name}.pbn")
     load = os.getloadavg()
     start = time.monotonic()
     result = run_match(args.a, args.b, args.boards, seed=args.seed, journal=journal,
                        pbn=pbn, progress=sys.stderr.isatty(), **where)
-    wall = time.monotonic() - start
-    return result, wall, load, os.getloadavg(), pbn
+    n = len(result.boards)
+    return {
+        "run": name, "a": args.a, "b": args.b, "boards": n, "seed": args.seed,
+        "imps_mean": round(result.imps_mean, 3), "imps_se": round(result.imps_se, 3),
+        "imps_total": result.imps_total,
+        "mp_percent_mean": round(result.mp_mean, 2), "mp_percent_se": round(result.mp_se, 2),
+        "workers": args.workers, "tables_played_now": result.played,
+        "wall_seconds_now": round(time.monotonic() - start, 1),
+        "mean_table_seconds": round(result.table_seconds / (2 * n), 2),
+        "load_before": [round(x, 2) for x in load],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+        "summary": result.summary(matchpoints=True),
+    }
+
+
+def _dask(args) -> dict:
+    if args.scheduler is not None:
+        return _run(args, "dask", scheduler=args.scheduler)
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        return _run(args, "dask", scheduler=cluster.scheduler_address)
+
+
+def _compare(args) -> dict:
+    """Both runs' tables from their journals and PBN files (nothing is played)."""
+    out = {}
+    tables = {}
+    for name in ("local", "dask"):
+        path = os.path.join(args.out, f"{name}.journal")
+        if not os.path.exists(path):
+            raise SystemExit(f"no {name} run in {args.out}: run --part {name} first")
+        _, records = read_journal(path)
+        tables[name] = {(r["board"], r["table"]): TableResult.from_json(r) for r in records}
+        wanted = {(n, t) for n in range(1, args.boards + 1) for t in (1, 2)}
+        if not wanted <= set(tables[name]):
+            raise SystemExit(f"the {name} run is not finished: run --part {name} first")
+        tables[name] = {k: v for k, v in tables[name].items() if k in wanted}
+    with open(os.path.join(args.out, "local.pbn"), "rb") as f1, \
+            open(os.path.join(args.out, "dask.pbn"), "rb") as f2:
+        out["same_pbn"] = f1.read() == f2.read()
+    out["same_tables"] = tables["local"] == tables["dask"]
+    return out
 
 
 def main(argv=None) -> int:
@@ -46,54 +94,36 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scheduler", default=None,
                         help="a running Dask scheduler instead of a LocalCluster")
+    parser.add_argument("--part", choices=["both", "local", "dask", "compare"],
+                        default="both")
     parser.add_argument("--out", required=True, help="folder for journals and PBN files")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
 
-    local, local_wall, load0, load1, local_pbn = _run(args, "local", workers=args.workers)
-    if args.scheduler is not None:
-        dask, dask_wall, load2, load3, dask_pbn = _run(args, "dask", scheduler=args.scheduler)
-    else:
-        from distributed import LocalCluster
-
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster:
-            dask, dask_wall, load2, load3, dask_pbn = _run(
-                args, "dask", scheduler=cluster.scheduler_address)
-
-    same_tables = [(b.board, b.open, b.closed) for b in local.boards] == \
-        [(b.board, b.open, b.closed) for b in dask.boards]
-    with open(local_pbn, "rb") as f1, open(dask_pbn, "rb") as f2:
-        same_pbn = f1.read() == f2.read()
-    n = len(local.boards)
-    report = {
-        "a": args.a, "b": args.b, "boards": n, "seed": args.seed,
-        "imps_mean": round(local.imps_mean, 3), "imps_se": round(local.imps_se, 3),
-        "imps_total": local.imps_total,
-        "mp_percent_mean": round(local.mp_mean, 2), "mp_percent_se": round(local.mp_se, 2),
-        "local": {"workers": args.workers, "wall_seconds": round(local_wall, 1),
-                  "tables_played": local.played,
-                  "mean_table_seconds": round(local.table_seconds / (2 * n), 2),
-                  "load_before": [round(x, 2) for x in load0],
-                  "load_after": [round(x, 2) for x in load1]},
-        "dask": {"workers": args.workers, "wall_seconds": round(dask_wall, 1),
-                 "tables_played": dask.played,
-                 "mean_table_seconds": round(dask.table_seconds / (2 * n), 2),
-                 "load_before": [round(x, 2) for x in load2],
-                 "load_after": [round(x, 2) for x in load3]},
-        "same_tables": same_tables, "same_pbn": same_pbn,
-    }
+    report: dict = {}
+    if args.part in ("both", "local"):
+        report["local"] = _run(args, "local", workers=args.workers)
+    if args.part in ("both", "dask"):
+        report["dask"] = _dask(args)
+    if args.part in ("both", "compare"):
+        report.update(_compare(args))
     if args.json:
         print(json.dumps(report, indent=1))
     else:
-        print(local.summary(matchpoints=True))
-        print(f"local: {local_wall:.0f} s wall, {args.workers} workers, load "
-              f"{load0[0]:.1f} -> {load1[0]:.1f}")
-        print(f"dask:  {dask_wall:.0f} s wall, {args.workers} workers, load "
-              f"{load2[0]:.1f} -> {load3[0]:.1f}")
-        print(f"same tables: {same_tables}; same PBN bytes: {same_pbn}")
-    return 0 if same_tables and same_pbn else 1
+        for name in ("local", "dask"):
+            if name in report:
+                r = report[name]
+                print(f"[{name}]\n{r['summary']}")
+                print(f"{r['wall_seconds_now']:.0f} s wall for {r['tables_played_now']} "
+                      f"table(s) now, {r['workers']} workers; load "
+                      f"{r['load_before'][0]:.1f} -> {r['load_after'][0]:.1f}")
+        if "same_tables" in report:
+            print(f"same tables: {report['same_tables']}; same PBN bytes: "
+                  f"{report['same_pbn']}")
+    if "same_tables" in report and not (report["same_tables"] and report["same_pbn"]):
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
