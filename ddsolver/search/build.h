@@ -3,8 +3,8 @@
  *
  *   DD_FAST     0: the portable build (the target architecture's baseline instructions);
  *               1: the fast build (x86-64 with POPCNT, BMI1, BMI2, LZCNT and AVX2).
- *               setup.py builds both from the same sources and ddsolver/_search.py picks
- *               one at import.  DD_VARIANT is its name.
+ *               setup.py builds both from the same sources and ddsolver._search picks one
+ *               at import.  DD_VARIANT is its name.
  *   DD_STATS    1: the detailed statistics counters of Engine.stats are kept (a stats or
  *               debug build); 0: only the cheap ones (nodes, the table's sizes).
  *   DD_DEBUG    1: a debug build (-O0 -g, Cython's checks on).
