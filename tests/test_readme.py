@@ -242,7 +242,7 @@ CREATED = {"ai/locale/fr/LC_MESSAGES/ddsolver.po"}
 _PATH = re.compile(r"(?<![\w./-])((?:\.\./)+[\w./-]*[\w]|/work/[\w./-]*|"
                    r"(?:docs|benchmarks|tests|ddsolver|ai|examples|\.ci)/[\w./-]*[\w])")
 _LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
-_MODULE = re.compile(r"python -m ((?:benchmarks|ddsolver|ai)(?:\.[a-z_0-9]+)*)")
+_MODULE = re.compile(r"python -m\s+((?:benchmarks|ddsolver|ai)(?:\.[a-z_0-9]+)*)")
 
 
 def _texts():
