@@ -22,7 +22,7 @@ every call stays true.  The idea is ben's bidding search (github lorserker/ben, 
 with simulation"), here made explainable by choosing among the rules' own calls; GIB bid
 the same way with its borel simulations (Ginsberg, JAIR 14, 2001).
 
-Where it simulates, and what it saves (see ``docs/hard-bidding.md``):
+Where it simulates, and what it saves (``docs/bidding.md`` has its measurements so far):
 
 * **only real choices**: candidates that are alternatives of the same kind as the rules'
   call are compared; a decision whose alternatives cannot change the final contract much
@@ -240,8 +240,8 @@ def worth_simulating(calls: Sequence[Call], auction: Auction) -> bool:
     ``auction`` are a real choice, one that can change the final contract much: an
     invitation or a game, a slam or not, competing or defending, a strain.
 
-    Not real choices (measured on the tuning seeds: simulating them gained nothing, see
-    ``docs/hard-bidding.md``): the opening call (no bid made yet: the whole auction is still
+    Not real choices (measured on the tuning seeds with ``benchmarks/quality/hard_bidding.py``:
+    simulating them gained nothing): the opening call (no bid made yet: the whole auction is still
     ahead, and the system's openings are its own matter), and a choice among one-level bids
     only (1♥ or 1♠ to respond: the auction goes on and the partnership still finds its
     level).
