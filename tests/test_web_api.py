@@ -256,3 +256,32 @@ def test_page_files_and_languages(tmp_path):
         texts = [a["explanation"]["text"] for a in state["auction"]]
         assert texts and all(t for t in texts)
         assert json.dumps(state).count('"S"') >= 1
+
+
+def test_concurrent_requests_after_a_restart_share_one_table(tmp_path, monkeypatch):
+    """Two requests for a match that a restarted server has not read back yet: both load
+    the saved file at once; they must still get the same table (one lock, one series),
+    else both calls are accepted and one silently lost."""
+    import threading
+
+    import ai.web.tables as tables
+
+    with _client(tmp_path) as c:
+        mid = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()["id"]
+    store = tables.MatchStore(tmp_path / "data" / "matches", computer_settings=FAST)
+    barrier = threading.Barrier(2, timeout=10)
+    real_load = tables.load_game
+
+    def load_together(path):
+        game = real_load(path)
+        barrier.wait()             # both requests have read the file before either adds it
+        return game
+
+    monkeypatch.setattr(tables, "load_game", load_together)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(store.get(mid))) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 2 and got[0] is got[1]

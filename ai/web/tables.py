@@ -499,12 +499,14 @@ class MatchStore:
         return secrets.token_urlsafe(18)
 
     def _add(self, series: BoardSeries, table_id: str, level: str) -> WebTable:
+        """Hold a table for ``series``; if a table with that id was added meanwhile (two
+        requests reading back one saved match at once), that one is kept and returned, so
+        that every request on an id shares one table and its lock."""
         table = WebTable(series, table_id, level=level,
                          computer_settings=self.computer_settings,
                          leaderboard=self.leaderboard)
         with self._lock:
-            self._tables[table_id] = table
-        return table
+            return self._tables.setdefault(table_id, table)
 
     def _room(self) -> None:
         self.sweep()
