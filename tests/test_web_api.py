@@ -285,3 +285,15 @@ def test_concurrent_requests_after_a_restart_share_one_table(tmp_path, monkeypat
     for t in threads:
         t.join()
     assert len(got) == 2 and got[0] is got[1]
+
+
+def test_a_match_held_in_memory_expires_too(tmp_path):
+    """A match unused for the ttl is gone even when the server still holds it (no new
+    match has swept the store since): 404, and its file deleted."""
+    with _client(tmp_path, ttl=60) as c:
+        mid = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()["id"]
+        assert c.get(f"/web/api/matches/{mid}").status_code == 200
+        c.app.state.web_store._tables[mid].last_used -= 120
+        r = c.get(f"/web/api/matches/{mid}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
+        assert not (tmp_path / "data" / "matches" / f"{mid}.json").exists()

@@ -569,8 +569,18 @@ class MatchStore:
         if not isinstance(table_id, str) or not _ID_RE.match(table_id):
             raise WebError("unknown_match", "no such match (a match id is 16 to 64 "
                                             "letters, digits, - or _)", 404)
+        expired = False
         with self._lock:
             table = self._tables.get(table_id)
+            if table is not None and time.time() - table.last_used > self.ttl \
+                    and not table.lock.locked():
+                del self._tables[table_id]      # unused for the ttl: gone, as after a sweep
+                expired = True
+        if expired:
+            path = self._path(table_id)
+            if path:
+                _unlink(path)
+            raise WebError("unknown_match", "no such match (expired)", 404)
         if table is None:
             path = self._path(table_id)
             if path is None or not os.path.isfile(path):
