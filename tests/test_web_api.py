@@ -297,3 +297,21 @@ def test_a_match_held_in_memory_expires_too(tmp_path):
         r = c.get(f"/web/api/matches/{mid}")
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
         assert not (tmp_path / "data" / "matches" / f"{mid}.json").exists()
+
+
+def test_the_sweep_removes_saves_a_kill_interrupted(tmp_path):
+    """A server killed during a save leaves the save's temporary file (the match file
+    itself is whole); the sweep deletes such files once they are older than the ttl."""
+    from ai.web.tables import MatchStore
+
+    store = MatchStore(tmp_path, ttl=60)
+    stale = tmp_path / ".Z3qlVArSxbZJ_XZow_B3VWPe.json.33ontor8.tmp"
+    fresh = tmp_path / ".Z3qlVArSxbZJ_XZow_B3VWPe.json.x1y2z3w4.tmp"
+    other = tmp_path / ".notes.tmp"
+    for f in (stale, fresh, other):
+        f.write_text('{"format": ')
+    old = time.time() - 120
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    store.sweep()
+    assert not stale.exists() and fresh.exists() and other.exists()

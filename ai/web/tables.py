@@ -55,6 +55,8 @@ __all__ = ["HumanTurn", "MatchStore", "WebError", "WebTable"]
 
 HUMAN = Seat.SOUTH
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+# the temporary file of a save (ddsolver._io.atomic_write_bytes) that a kill interrupted
+_TMP_RE = re.compile(r"^\.[A-Za-z0-9_-]{16,64}\.json\..+\.tmp$")
 
 
 class WebError(Exception):
@@ -601,8 +603,9 @@ class MatchStore:
         return table
 
     def sweep(self) -> int:
-        """Drop the tables unused for :attr:`ttl` seconds and delete their files; returns
-        how many were dropped."""
+        """Drop the tables unused for :attr:`ttl` seconds and delete their files (and the
+        temporary files of saves interrupted by a kill, as old); returns how many tables
+        were dropped."""
         now = time.time()
         dropped = 0
         with self._lock:
@@ -617,7 +620,13 @@ class MatchStore:
             for name in os.listdir(self.directory):
                 path = os.path.join(self.directory, name)
                 table_id = name[:-5] if name.endswith(".json") else None
-                if table_id and _ID_RE.match(table_id) and table_id not in self._tables:
+                if _TMP_RE.match(name):       # left by a kill during a save
+                    try:
+                        if now - os.path.getmtime(path) > self.ttl:
+                            _unlink(path)
+                    except OSError:
+                        pass
+                elif table_id and _ID_RE.match(table_id) and table_id not in self._tables:
                     try:
                         if now - os.path.getmtime(path) > self.ttl:
                             _unlink(path)
