@@ -735,3 +735,23 @@ def test_the_commands_a_table_manager_and_four_clients(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "ai", "bluechip", "tm", "-o", str(out)],
                          cwd=root, capture_output=True, text=True)
     assert bad.returncode == 2 and "give either --pbn FILE or --boards N --seed S" in bad.stderr
+
+
+def test_the_table_manager_command_refuses_files_it_cannot_write(tmp_path):
+    """A PBN or log file in a folder that does not exist is refused before any client is
+    seated (the session would otherwise be played and never written, or the command would
+    stop with a traceback)."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    missing = tmp_path / "no such folder"
+    base = ["bluechip", "tm", "--port", "0", "--boards", "1", "--seed", "1",
+            "--seat-timeout", "1"]
+    r = CliRunner().invoke(main, base + ["-o", str(missing / "s.pbn")])
+    assert r.exit_code == 2 and "'-o' / '--out'" in r.output, r.output
+    assert "no such folder" in r.output and "listening" not in r.output
+    r = CliRunner().invoke(main, base + ["-o", str(tmp_path / "s.pbn"),
+                                         "--log", str(missing / "s.log")])
+    assert r.exit_code == 2 and "'--log'" in r.output, (r.output, r.exception)
+    assert not (tmp_path / "s.pbn").exists()

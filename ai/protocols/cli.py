@@ -6,6 +6,7 @@ table-manager protocol).  Heavy imports (FastAPI, the players) happen inside the
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
 import click
@@ -167,6 +168,11 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     from ddsolver.errors import BridgeError
 
     _logging(verbose)
+    for path, hint in ((out, "'-o' / '--out'"), (log_path, "'--log'")):
+        folder = os.path.dirname(os.path.abspath(path)) if path else None
+        if folder is not None and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+            raise click.BadParameter(f"cannot write {path}: the folder {folder} does not "
+                                     f"exist or is not writable", param_hint=hint)
     if (pbn_in is None) == (count is None and seed is None):
         raise click.UsageError("give either --pbn FILE or --boards N --seed S")
     if pbn_in is None and (count is None or seed is None):
@@ -178,7 +184,11 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     manager = TableManager(boards, ns_team=ns_team, ew_team=ew_team, scoring=scoring,
                            announce_scoring=announce_scoring, relay_alerts=relay_alerts,
                            timeout=timeout, seat_timeout=seat_timeout)
-    log_file = open(log_path, "a", encoding="utf-8") if log_path else None
+    try:
+        log_file = open(log_path, "a", encoding="utf-8") if log_path else None
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {log_path}: {exc.strerror}",
+                                 param_hint="'--log'") from None
     try:
         server = TableManagerServer(manager, host, port, pbn_path=out, event=event,
                                     log_file=log_file)
