@@ -315,3 +315,15 @@ def test_the_sweep_removes_saves_a_kill_interrupted(tmp_path):
     os.utime(other, (old, old))
     store.sweep()
     assert not stale.exists() and fresh.exists() and other.exists()
+
+
+def test_the_web_command_refuses_a_data_dir_it_cannot_create(tmp_path):
+    """An unusable --data-dir is a usage error naming it, not a traceback."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    r = CliRunner().invoke(main, ["web", "--port", "0", "--data-dir", str(blocker / "d")])
+    assert r.exit_code == 2 and "'--data-dir'" in r.output, (r.output, r.exception)

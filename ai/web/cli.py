@@ -53,6 +53,11 @@ def web_command(host, port, data_dir, leaderboard, ttl, threads, fast, deal_seed
         settings["threads"] = threads
     if data_dir is None:
         data_dir = os.path.join(default_data_dir(), "web")
+    try:
+        os.makedirs(os.path.join(data_dir, "matches"), exist_ok=True)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot create {data_dir}: {exc.strerror}",
+                                 param_hint="'--data-dir'") from None
     click.echo(f"Serving the page on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     serve(host, port, log_level=log_level, data_dir=data_dir, leaderboard=leaderboard,
           ttl=ttl, computer_settings=settings, deal_seed=deal_seed)
