@@ -65,6 +65,7 @@ import bisect
 import itertools
 import math
 import random
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -1827,7 +1828,7 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 31)
         bar = None
-        err = click.get_text_stream("stderr")
+        err = sys.stderr
         if not as_json and err.isatty():
             bar = click.progressbar(length=n, label="solving", file=err)
         try:
