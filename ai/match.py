@@ -9,7 +9,8 @@ minus B's North-South score at table 2, converted to IMPs on the WBF scale (WBF 
 Duplicate Bridge 2017, Law 78B; :func:`ddsolver.scoring.imps`); at matchpoints the two
 North-South scores are compared (2 for the higher, 1 each for a tie; Law 78A).  The match
 reports A's mean per board with its standard error (sample standard deviation over
-``sqrt(n)``), the measure ``TEAM.md`` asks of every strength comparison.
+``sqrt(n)``), the measure every strength comparison of the project reports (README.md,
+"Contributing").
 
 Reproducible by construction: each table's four players are built afresh from
 ``(match seed, board number, table, seat)`` (seed text ``"{seed}:{board}:{table}:{seat}"``),

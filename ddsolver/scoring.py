@@ -682,7 +682,8 @@ class ChicagoScore:
     @property
     def final_scores(self) -> Tuple[int, int]:
         """``(NS, EW)``: each side's points minus the other side's, never below zero (the
-        spec's "final score"; meaningful at any time, final once finished)."""
+        "final score" of ``docs/game.md``, "Rubber and Chicago"; meaningful at any time,
+        final once finished)."""
         ns, ew = self._totals
         return (max(0, ns - ew), max(0, ew - ns))
 

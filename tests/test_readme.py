@@ -20,6 +20,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tokenize
 import warnings
 from pathlib import Path
 
@@ -296,6 +297,38 @@ def test_every_file_cited_exists():
                 line = text.count("\n", 0, m.start()) + 1
                 missing.append(f"{rel}:{line}: python -m {m.group(1)}")
     assert missing == [], "files cited that are not in the repository:\n" + "\n".join(missing)
+
+
+_BARE_MD = re.compile(r"(?<![\w/.-])([A-Za-z][\w-]*\.md)\b")
+
+
+def _prose(path: Path) -> str:
+    """The strings and comments of a Python file (its docstrings among them), else the
+    whole text."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".py":
+        return text
+    with open(path, "rb") as f:
+        tokens = list(tokenize.tokenize(f.readline))
+    return "\n".join(t.string for t in tokens if t.type in (tokenize.STRING, tokenize.COMMENT))
+
+
+def test_every_document_named_alone_exists():
+    """A document named without its folder (such as ``game.md``) is one of the
+    repository's."""
+    names = {Path(p).name for p in subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()}
+    missing = []
+    for path in _texts():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == HISTORY:
+            continue
+        for m in _BARE_MD.finditer(_prose(path)):
+            if m.group(1) not in names:
+                missing.append(f"{rel}: {m.group(1)}")
+    assert missing == [], "documents named that are not in the repository:\n" + "\n".join(
+        missing)
 
 
 def test_license_matches_pyproject():

@@ -1,5 +1,5 @@
-"""Bidding: the Standard American system of the spec as rules, with an explanation for
-every call.
+"""Bidding: the Standard American system of ``docs/game.md`` as rules, with an
+explanation for every call.
 
 >>> from ai.bidding import StandardAmerican
 >>> from ddsolver.auction import Auction
@@ -37,7 +37,7 @@ __all__ = [
 
 
 class StandardAmerican(BiddingSystem):
-    """The simple Standard American system of the spec ("The bidding system").
+    """The simple Standard American system of ``docs/game.md`` ("The bidding system").
 
     Openings: 1NT 15-17 and 2NT 20-21 balanced, strong artificial 2♣ (22+) with a 2♦
     waiting answer, five-card majors, the longer minor, weak twos (six cards, 5-10), three-

@@ -1,5 +1,5 @@
 """The rule tables of :class:`ai.bidding.StandardAmerican`, one module per part of the
-system (spec ``game.md``, "The bidding system").
+system (``docs/game.md``, "The bidding system").
 
 * :mod:`.openings` -- 1NT 15-17, 2NT 20-21, strong 2♣ (22+), five-card majors, the longer
   minor, weak twos (six cards, 5-10), three-level preempts (seven cards), Pass (0-11).
