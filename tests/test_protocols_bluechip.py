@@ -755,3 +755,19 @@ def test_the_table_manager_command_refuses_files_it_cannot_write(tmp_path):
                                          "--log", str(missing / "s.log")])
     assert r.exit_code == 2 and "'--log'" in r.output, (r.output, r.exception)
     assert not (tmp_path / "s.pbn").exists()
+    r = CliRunner().invoke(main, base + ["-o", str(tmp_path / "s.pbn"), "--ns-team", 'a"b'])
+    assert r.exit_code == 2 and "--ns-team" in r.output, (r.output, r.exception)
+
+
+def test_a_team_name_with_a_quote_is_refused():
+    """The table manager writes team names between quotes ('North ("a") seated', the
+    Teams line): a name with a '"' would make those lines unreadable for every client."""
+    table, tm, clock = _table()
+    table.tm.connect("x")
+    _error(table.send("x", 'Connecting "a"b" as North using protocol version 18'), "x",
+           "a team name cannot contain '\"'")
+    assert tm.seats == {} and tm.conns["x"].stage == "new"
+    assert table.send("x", 'Connecting "ab" as North using protocol version 18') == [
+        ("send", "x", 'North ("ab") seated')]
+    with pytest.raises(ValueError, match="team name"):
+        TableManager(boards_from_seed(4, 1), ns_team='a"b')

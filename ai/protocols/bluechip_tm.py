@@ -289,7 +289,8 @@ class TableManager:
     :param seat_timeout: seconds to wait for four ready clients (at the start, after a
         disconnection) before the session ends.
     :param on_record: called with the list of records after each board (to write the PBN).
-    :raises ValueError: for no boards or a bad scoring or timeout.
+    :raises ValueError: for no boards, a bad scoring or timeout, or a team name that is
+        empty, longer than 100 characters or has a ``"``.
     """
 
     def __init__(self, boards: Sequence[BoardSpec], *, ns_team: Optional[str] = None,
@@ -305,6 +306,10 @@ class TableManager:
             raise ValueError(f"scoring must be 'IMP' or 'MP', got {scoring!r}")
         if not timeout > 0 or not seat_timeout > 0:
             raise ValueError("timeouts must be positive")
+        for team in (ns_team, ew_team):
+            if team is not None and (not team or '"' in team or len(team) > 100):
+                raise ValueError(f"a team name is 1 to 100 characters without '\"', got "
+                                 f"{team!r}")
         self.boards = boards
         self.fixed_teams = {Side.NS: ns_team, Side.EW: ew_team}
         self.team_names: Dict[Side, Optional[str]] = dict(self.fixed_teams)
@@ -465,6 +470,8 @@ class TableManager:
                         msg.version)
         if not msg.team or len(msg.team) > 100:
             raise _Refuse("the team name must be 1 to 100 characters")
+        if '"' in msg.team:   # it is written back between quotes (Seated, Teams)
+            raise _Refuse("a team name cannot contain '\"'")
         if msg.seat is None:
             free = [s for s in Seat if s not in self.seats]
             if not free:

@@ -173,6 +173,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
         if folder is not None and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
             raise click.BadParameter(f"cannot write {path}: the folder {folder} does not "
                                      f"exist or is not writable", param_hint=hint)
+    for team, hint in ((ns_team, "--ns-team"), (ew_team, "--ew-team")):
+        if team is not None and (not team.strip() or '"' in team or len(team) > 100):
+            raise click.BadParameter("a team name is 1 to 100 characters without '\"'",
+                                     param_hint=hint)
     if (pbn_in is None) == (count is None and seed is None):
         raise click.UsageError("give either --pbn FILE or --boards N --seed S")
     if pbn_in is None and (count is None or seed is None):
