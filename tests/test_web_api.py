@@ -202,6 +202,8 @@ def test_cards_refused_for_seats_and_rules(tmp_path):
                                json={"seat": other, "card": state["legal_cards"][0]})
                     assert r.status_code == 403 and \
                         r.json()["error"]["code"] == "not_your_seat"
+                    name = {"E": "East", "W": "West"}[other]
+                    assert r.json()["error"]["message"] == f"you do not play {name}'s cards"
                     seen.add("seat")
                 if state["contract"]["declarer"] in "EW":
                     r = c.post(f"/web/api/matches/{mid}/card",
@@ -212,6 +214,8 @@ def test_cards_refused_for_seats_and_rules(tmp_path):
                     r = c.post(f"/web/api/matches/{mid}/card",
                                json={"seat": "N", "card": state["legal_cards"][0]})
                     assert r.status_code == 409 and r.json()["error"]["code"] == "out_of_turn"
+                    assert r.json()["error"]["message"] == ("it is South's turn to play, "
+                                                            "not North's")
                 assert _same(_snapshot(c, mid), before)
             r = _step(c, mid, state, lambda s: "Pass")
             assert r.status_code == 200, r.text

@@ -231,7 +231,7 @@ class WebTable:
         if turn.phase != "auction":
             raise WebError("not_auction", "the auction is not in progress", 409)
         if not turn.human_turn:
-            raise WebError("out_of_turn", f"it is {turn.to_act.name}'s turn to call, not "
+            raise WebError("out_of_turn", f"it is {turn.to_act.name.title()}'s turn to call, not "
                                           f"South's", 409)
         if not isinstance(text, str) or len(text) > 8:
             raise WebError("bad_call", "a call is text such as 1C, 3NT, Pass, X or XX")
@@ -267,15 +267,15 @@ class WebTable:
         declarer = turn.auction.declarer
         mine = {HUMAN} | ({HUMAN.partner} if declarer.side == HUMAN.side else set())
         if seat not in mine:
-            raise WebError("not_your_seat", f"you do not play {seat.name}'s cards", 403)
+            raise WebError("not_your_seat", f"you do not play {seat.name.title()}'s cards", 403)
         if not turn.human_turn or seat != turn.to_act:
-            raise WebError("out_of_turn", f"it is {turn.to_act.name}'s turn to play, not "
-                                          f"{seat.name}'s", 409)
+            raise WebError("out_of_turn", f"it is {turn.to_act.name.title()}'s turn to play, not "
+                                          f"{seat.name.title()}'s", 409)
         view = self._human_view(turn)
         if card not in view.legal_cards:
             held = _held_cards(self.series.current_deal(), self.series.progress, seat)
             why = ("you must follow suit" if card in held
-                   else f"{seat.name} does not hold {card}")
+                   else f"{seat.name.title()} does not hold {card}")
             raise WebError("illegal_card", f"{card} is not a legal card: {why} (legal: "
                                            f"{' '.join(map(str, view.legal_cards))})")
         self._run(card)
