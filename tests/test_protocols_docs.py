@@ -36,11 +36,15 @@ def _same(got, documented) -> bool:
 
 def test_the_json_protocol_examples_are_the_engines_answers():
     pairs = _exchange(DOCS / "protocol-json.md")
-    assert len(pairs) == 24
+    assert len(pairs) == 25
     engine = Engine()
     for request, answer in pairs:
         got = engine.handle_line(request)
         assert _same(json.loads(got), json.loads(answer)), request
+    assert engine.finished        # the last example is quit
+    # every message type has an example
+    from ai.protocols.jsonstdio import _FIELDS
+    assert {json.loads(r)["type"] for r, _ in pairs if r.startswith("{")} == set(_FIELDS)
     # the documented error codes are the engine's
     from ai.protocols.decisions import CODES
     text = (DOCS / "protocol-json.md").read_text(encoding="utf-8")
