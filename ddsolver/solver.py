@@ -9,7 +9,10 @@ Conventions (the same as DDS, B. Haglund and S. Hein):
   over the whole deal, the opening lead coming from declarer's left-hand opponent.
 
 The search is the compiled :mod:`ddsolver._search` (zero-window alpha-beta, MTD(f)-style
-driver, transposition table with partition bounds).  A :class:`Solver` owns a table that is
+driver, transposition table with partition bounds), in the build :data:`BUILD` names:
+``"fast"`` (x86-64 with POPCNT, BMI1, BMI2, LZCNT and AVX2, chosen when the CPU has them) or
+``"portable"`` (forced with the environment variable ``DDSOLVER_PORTABLE=1``); the answers
+are the same (``docs/building.md``).  A :class:`Solver` owns a table that is
 reused across solves with the same trump strain.  Calls on one Solver from several threads
 take turns (a lock), so to solve in parallel use one per thread (the module-level functions
 keep one per thread for you).
@@ -26,7 +29,7 @@ from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
-from ._search import Engine
+from ._search import BUILD, Engine
 from .cards import Card, Strain
 from .deal import Deal
 from .errors import InvalidDealError, InvalidPositionError, InvalidTableError
@@ -42,6 +45,7 @@ __all__ = [
     "dd_tables",
     "last_stats",
     "DEFAULT_MEMORY_MB",
+    "BUILD",
 ]
 
 #: Default cap on one solver's transposition table, in MiB.  A full table is emptied and

@@ -26,9 +26,8 @@ import random
 import sys
 from pathlib import Path
 
-from ddsolver._search import Engine
-
 from benchmarks.diagnostics.proof_walk import trick_winner
+from ddsolver._search import Engine
 from ddsolver.cards import Card, Strain, Suit
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.deal import Hand, random_deals

@@ -24,10 +24,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ddsolver._search import Engine
-
 from benchmarks.bench_sets import load_positions, position_item
 from benchmarks.dds_ctypes import DDS
+from ddsolver._search import Engine
 from ddsolver.cards import Card, Strain, Suit
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.deal import Hand, random_deals

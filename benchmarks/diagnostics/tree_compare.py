@@ -26,9 +26,8 @@ import sys
 import time
 from pathlib import Path
 
-from ddsolver._search import Engine
-
 from benchmarks.dds_ctypes import DDS
+from ddsolver._search import Engine
 from ddsolver.cards import Strain
 from ddsolver.ddsfiles import read_dds_file
 from ddsolver.table import Seat
