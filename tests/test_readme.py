@@ -1,9 +1,9 @@
 """The README and the docs say what the code does (issue 19, item 4).
 
 * Every Python example of ``README.md`` is a doctest and runs here, outputs included.
-* Every shell command of the README is read by the command's own parser (so a renamed
-  option or subcommand fails here), the cheap ones are run for real, and the README's test
-  command is the one ``.ci/run`` runs.
+* Every shell command of the README and of ``docs/*.md`` is read by the command's own
+  parser (so a renamed option or subcommand fails here), the README's cheap ones are run
+  for real, and the README's test command is the one ``.ci/run`` runs.
 * Every file that the README, a ``docs/`` page, a docstring or a comment names exists in the
   repository (no citation of a file that is not there), and ``LICENSE`` is the licence
   ``pyproject.toml`` declares.
@@ -151,6 +151,35 @@ def test_every_readme_command_parses():
         seen.add(ctx.command_path)
     # an example of every installed command
     assert {path.split()[0] for path in seen} == set(scripts)
+
+
+def test_every_command_of_the_docs_parses():
+    """The same for the shell lines of ``docs/*.md`` (continued lines joined); there a
+    file named as an example need not exist."""
+    scripts = _scripts()
+    checked = 0
+    for doc in sorted((ROOT / "docs").rglob("*.md")):
+        for lang, first, body in _fences(doc.read_text(encoding="utf-8")):
+            if lang not in ("", "sh", "bash", "console"):
+                continue
+            for k, line in enumerate(body.replace("\\\n", " ").splitlines()):
+                try:
+                    argv = shlex.split(line, comments=True)
+                except ValueError:
+                    continue                    # not a shell line (an exchange, JSON...)
+                if not argv or argv[0] not in scripts:
+                    continue
+                try:
+                    _parse(_command(argv[0]), argv[0], argv[1:])
+                except click.BadParameter as exc:
+                    if "does not exist" not in str(exc):
+                        pytest.fail(f"{doc.relative_to(ROOT)} near line {first + k}: "
+                                    f"{' '.join(argv)}: {exc}")
+                except click.UsageError as exc:
+                    pytest.fail(f"{doc.relative_to(ROOT)} near line {first + k}: "
+                                f"{' '.join(argv)}: {exc}")
+                checked += 1
+    assert checked >= 20
 
 
 def _all_command_paths():
