@@ -360,6 +360,16 @@ def test_every_document_named_alone_exists():
         missing)
 
 
+def test_every_benchmark_script_is_in_the_notes_table():
+    """``benchmarks/NOTES.md`` opens with a table of what is there: one row per script."""
+    notes = (ROOT / HISTORY).read_text(encoding="utf-8").split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| `([\w/]+\.py)` \|", notes, re.M))
+    scripts = {p.relative_to(ROOT / "benchmarks").as_posix()
+               for p in (ROOT / "benchmarks").glob("*/*.py") if p.name != "__init__.py"}
+    assert scripts - listed == set(), "benchmarks without a row in NOTES.md's table"
+    assert listed - scripts - {"bench_sets.py", "dds_ctypes.py"} == set()
+
+
 def test_license_matches_pyproject():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     declared = re.search(r'^license\s*=\s*\{\s*text\s*=\s*"([^"]+)"', text, re.M)
