@@ -18,9 +18,10 @@
 #     `--only-binary :all:` (pip may not build anything), PATH holding only the venv's
 #     scripts and bin/ (links to the system's commands but its compilers, assemblers and
 #     linkers: gcc, cc, c++, clang, cpp, as, ld, ...), CC=CXX=/bin/false.
-#  5. t/: the tests and the files they read (tests/, docs/, examples/, benchmarks/,
-#     README.md, pyproject.toml for pytest's and ruff's settings), no ddsolver/ or ai/: the
-#     installed package is imported (checked). `python -m pytest -q` there, then again with
+#  5. t/: the tests and the files they read (tests/, docs/, examples/, benchmarks/, .ci/,
+#     README.md, LICENSE, pyproject.toml for pytest's and ruff's settings), no ddsolver/ or
+#     ai/: the installed package is imported (checked); not a git checkout, so the two
+#     tests that list the repository's files with git skip. `python -m pytest -q` there, then again with
 #     DDSOLVER_PORTABLE=1 (checked: the portable build is in use).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -98,8 +99,8 @@ echo "installed: no compiler, assembler or linker on PATH, CC=CXX=/bin/false, --
 
 say "5. the tests outside the source tree"
 rm -rf "$W/t" && mkdir "$W/t"
-cp -r "$W/src/tests" "$W/src/docs" "$W/src/examples" "$W/src/benchmarks" "$W/src/README.md" \
-    "$W/src/pyproject.toml" "$W/t/"
+cp -r "$W/src/tests" "$W/src/docs" "$W/src/examples" "$W/src/benchmarks" "$W/src/.ci" \
+    "$W/src/README.md" "$W/src/LICENSE" "$W/src/pyproject.toml" "$W/t/"
 cd "$W/t"
 WHERE=$("${NOCC[@]}" "$W/test-venv/bin/python" -c "import ddsolver; print(ddsolver.__file__)")
 case "$WHERE" in "$W/test-venv/"*) echo "ddsolver imported from $WHERE";;

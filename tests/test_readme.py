@@ -37,6 +37,22 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
 
+def _in_checkout() -> bool:
+    """Whether the tests run in a git checkout of the repository (not in a copy run against
+    an installed wheel, as ``scripts/wheel_check.sh`` and cibuildwheel do)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=ROOT,
+                             capture_output=True, text=True)
+    except FileNotFoundError:
+        return False
+    return out.returncode == 0 and Path(out.stdout.strip()).resolve() == ROOT
+
+
+#: the checks of the repository's files list them with ``git ls-files``
+needs_checkout = pytest.mark.skipif(not _in_checkout(), reason="not a git checkout of the "
+                                    "repository (the tests run against an installed wheel)")
+
+
 def _fences(text: str):
     """``(language, first line number, body)`` of every fenced block of a Markdown text."""
     out = []
@@ -291,6 +307,7 @@ def _exists(path: Path) -> bool:
     return path.exists() or path.with_suffix(".py").exists() or Path(f"{path}.py").exists()
 
 
+@needs_checkout
 def test_every_file_cited_exists():
     """README, docs, docstrings and comments name only files of the repository (no
     ``../shared``, no ``/work/...``: cite the copy under ``docs/``)."""
@@ -342,6 +359,7 @@ def _prose(path: Path) -> str:
     return "\n".join(t.string for t in tokens if t.type in (tokenize.STRING, tokenize.COMMENT))
 
 
+@needs_checkout
 def test_every_document_named_alone_exists():
     """A document named without its folder (such as ``game.md``) is one of the
     repository's."""
