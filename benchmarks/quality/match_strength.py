@@ -14,8 +14,9 @@ Reported for each run: A's IMPs per board with the standard error and in all, th
 matchpoints, the mean seconds a table took (from the journal: every table, whichever
 invocation played it; wall clock inside its worker), the wall time of this invocation and
 the machine's load average (``os.getloadavg``) before and after.  ``compare`` (and
-``both``) then says whether both runs gave identical tables and byte-identical PBN files
-(exit status 1 if not).
+``both``) then says whether both runs gave identical tables and byte-identical PBN files,
+and whether each PBN file reads back (``ddsolver.read_pbn``, ``ai.match.result_from_game``)
+to its journal's auctions, play and scores (exit status 1 if any is not so).
 
 The Dask cluster is started here with ``--workers`` worker processes of one thread each
 (``distributed.LocalCluster``); ``--scheduler ADDRESS`` uses a running cluster instead.
@@ -24,12 +25,13 @@ The Dask cluster is started here with ``--workers`` worker processes of one thre
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
 import time
 
-from ai.match import TableResult, read_journal, run_match
+from ai.match import TableResult, read_journal, result_from_game, run_match
 
 
 def _run(args, name: str, **where) -> dict:
@@ -64,6 +66,45 @@ def _dask(args) -> dict:
         return _run(args, "dask", scheduler=cluster.scheduler_address)
 
 
+def _reads_back(path: str, tables: dict) -> bool:
+    """Whether the PBN file at ``path`` holds exactly the tables of ``tables`` (``{(board,
+    table): TableResult}``): each game, read by ``ddsolver.read_pbn`` and
+    :func:`ai.match.result_from_game` (table from its ``Room``), has the table's deal,
+    dealer, vulnerability, calls, play (every card legal), contract, declarer, tricks and
+    score, and the explanations as PBN note texts (:func:`ai.game.pbn_note_text`).  The
+    first difference found is printed on stderr."""
+    from ai.game import pbn_note_text
+    from ddsolver.errors import BridgeError
+    from ddsolver.pbn import read_pbn
+
+    def differs(why: str) -> bool:
+        print(f"{path}: {why}", file=sys.stderr)
+        return False
+
+    seen = set()
+    try:
+        for game in read_pbn(path):
+            key = (game.board, {"Open": 1, "Closed": 2}.get(game.get("Room")))
+            if key not in tables or key in seen:
+                return differs(f"board {game.board}, room {game.get('Room')}: not a table "
+                               f"of the journal, or twice in the file")
+            seen.add(key)
+            result = tables[key].result
+            back = result_from_game(game)
+            notes = tuple(None if e is None else pbn_note_text(getattr(e, "text", e))
+                          for e in result.explanations)
+            if back.explanations != notes:
+                return differs(f"board {key[0]}, table {key[1]}: other explanations")
+            if back != dataclasses.replace(result, explanations=back.explanations):
+                return differs(f"board {key[0]}, table {key[1]}: another auction, play or "
+                               f"score than the journal's")
+            if result.contract is not None:
+                game.check_play()
+    except BridgeError as exc:
+        return differs(f"{type(exc).__name__}: {exc}")
+    return seen == set(tables) or differs("tables of the journal missing from the file")
+
+
 def _compare(args) -> dict:
     """Both runs' tables from their journals and PBN files (nothing is played)."""
     out = {}
@@ -82,6 +123,9 @@ def _compare(args) -> dict:
             open(os.path.join(args.out, "dask.pbn"), "rb") as f2:
         out["same_pbn"] = f1.read() == f2.read()
     out["same_tables"] = tables["local"] == tables["dask"]
+    for name in ("local", "dask"):
+        out[f"{name}_pbn_reads_back"] = _reads_back(
+            os.path.join(args.out, f"{name}.pbn"), tables[name])
     return out
 
 
@@ -120,8 +164,11 @@ def main(argv=None) -> int:
                       f"{r['load_before'][0]:.1f} -> {r['load_after'][0]:.1f}")
         if "same_tables" in report:
             print(f"same tables: {report['same_tables']}; same PBN bytes: "
-                  f"{report['same_pbn']}")
-    if "same_tables" in report and not (report["same_tables"] and report["same_pbn"]):
+                  f"{report['same_pbn']}; PBN files read back to the journals' auctions, "
+                  f"play and scores: local {report['local_pbn_reads_back']}, dask "
+                  f"{report['dask_pbn_reads_back']}")
+    checks = ("same_tables", "same_pbn", "local_pbn_reads_back", "dask_pbn_reads_back")
+    if "same_tables" in report and not all(report[k] for k in checks):
         return 1
     return 0
 
