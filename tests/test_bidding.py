@@ -655,3 +655,44 @@ def test_advancing_an_overcall_after_the_opening_side_has_raised(sa):
     assert exp.name == "Raise" and exp.constraints.hcp == (5, 12)
     assert choose(sa, "AT632.Q62.5.K754", calls) == "3H"      # 9 HCP, 11 total points
     assert choose(sa, "9632.T62.A54.975", calls) == "Pass"       # 4 HCP
+
+
+def test_every_suit_variable_of_a_hand_spec_is_bound(sa):
+    """A hand spec naming a suit variable (``M``, ``x``, ...) that neither the rule's
+    pattern nor its call binds made the system raise KeyError on the auction (found by the
+    hard bidder on the validation seed: 1NT 2C 2H 2S, where opener's 3NT and Pass named M).
+    Rules whose calls are computed bind their own variables and are not checked here."""
+    from ai.bidding.rules import _TOKEN, SUIT_VARS
+
+    def variables(text):
+        out = set()
+        for t in (text or "").split():
+            m = _TOKEN.match(t)
+            if m and m.group(2) in SUIT_VARS:
+                out.add(m.group(2))
+        return out
+
+    unbound = []
+    for r in sa.rules:
+        if not isinstance(r.hand, dict) or callable(r.call):
+            continue
+        named = {k for k in r.hand if k in SUIT_VARS}
+        stop = r.hand.get("stop")
+        if isinstance(stop, (list, tuple)):
+            named |= {k for k in stop if k in SUIT_VARS}
+        calls = (r.call,) if isinstance(r.call, str) else tuple(r.call)
+        by_call = set().union(*(variables(c) for c in calls))
+        for p in r.patterns:
+            missing = named - by_call - variables(p)
+            if missing:
+                unbound.append((r.name, p, calls, sorted(missing)))
+    assert unbound == []
+
+
+def test_opener_after_stayman_and_the_invitational_five_spades(sa):
+    # 1NT 2C 2H 2S (five spades, invitational): this hand's answer raised KeyError
+    calls = ["1NT", "P", "2C", "P", "2H", "P", "2S", "P"]
+    assert choose(sa, "KQ3.KQT64.Q4.KT9", calls) == "3S"          # 15 HCP, three spades
+    assert choose(sa, "AQ3.KQT64.Q4.KJ9", calls) == "4S"          # 17 HCP, three spades
+    assert choose(sa, "A3.KQT64.KQ4.KT9", calls) == "3NT"         # 17 HCP, no fit
+    assert choose(sa, "K3.KQT64.KJ2.KT9", calls) == "Pass"        # 15 HCP, no fit

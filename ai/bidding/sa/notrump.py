@@ -153,15 +153,17 @@ def notrump_structure(prefix: str, level: int, lo: int, hi: int, label: str) -> 
             rule("Four spades too", pi, "3S", {"hcp": mn, "S": 4}, "minimum with four ♠",
                  priority=710),
         ]
-        for pi in (f"{ps} 2D P 2M P", f"{ps} 2H P 2S P"):
+        # the major is a variable after 2D and spades after 2H (a pattern without M binds
+        # none: tests/test_bidding.py checks every hand spec's variables are bound)
+        for pi, M in ((f"{ps} 2D P 2M P", "M"), (f"{ps} 2H P 2S P", "S")):
             R += [
-                rule("Accepts with support", pi, "4M", {"hcp": acc, "M": 3},
+                rule("Accepts with support", pi, f"4{M}", {"hcp": acc, M: 3},
                      "maximum, three-card support", priority=710),
-                rule("Declines with support", pi, "3M", {"hcp": mn, "M": 3},
+                rule("Declines with support", pi, f"3{M}", {"hcp": mn, M: 3},
                      "minimum, three-card support", priority=710),
-                rule("Accepts in notrump", pi, "3NT", {"hcp": acc, "M": (0, 2)},
+                rule("Accepts in notrump", pi, "3NT", {"hcp": acc, M: (0, 2)},
                      "maximum, no fit", priority=700),
-                rule("Declines", pi, "P", {"hcp": mn, "M": (0, 2)}, "minimum, no fit",
+                rule("Declines", pi, "P", {"hcp": mn, M: (0, 2)}, "minimum, no fit",
                      priority=690),
             ]
         pi = f"{ps} 2D P 3M P"
