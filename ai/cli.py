@@ -13,7 +13,7 @@ __all__ = ["main"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="ddsolver")
+@click.version_option(None, "-V", "--version", package_name="ddsolver")
 def main() -> None:
     """Computer players of contract bridge built on the ddsolver double-dummy solver."""
 

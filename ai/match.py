@@ -243,6 +243,12 @@ class PlayerConfig:
         opts = dict(self.options)
         if threads is not None and "threads" not in opts:
             opts["threads"] = threads
+        import dataclasses
+        known = sorted(f.name for f in dataclasses.fields(LEVELS[self.player]))
+        unknown = sorted(set(opts) - set(known))
+        if unknown:
+            raise MatchError(f"{self.player}: unknown option {', '.join(map(repr, unknown))}; "
+                             f"the options are {', '.join(known)}")
         try:
             settings = LEVELS[self.player].with_(**opts)
         except TypeError as exc:

@@ -747,7 +747,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as S H D C.")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
               help="Solver threads per computer (default: all cores).")
-@click.version_option(package_name="ddsolver")
+@click.version_option(None, "-V", "--version", package_name="ddsolver")
 def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads):
     """Play contract bridge against the computer: a four-board Chicago match, or the
     boards of the day for the leaderboard.  You sit South; when your side wins the

@@ -707,3 +707,18 @@ def test_analyse_output_through_a_symlink(tmp_path: Path):
     assert result.exit_code == 2
     assert "cannot write" in result.stderr and "no such directory" in result.stderr
     assert nowhere.is_symlink() and not (tmp_path / "missing").exists()
+
+
+def test_every_command_answers_dash_capital_v():
+    """``-V`` prints the version for each console script (as ``--version`` does)."""
+    from click.testing import CliRunner
+
+    from ai.cli import main as ai_main
+    from ai.tui import main as play_main
+    from ddsolver import __version__
+    from ddsolver.cli import main as dd_main
+
+    for cmd in (dd_main, ai_main, play_main):
+        res = CliRunner().invoke(cmd, ["-V"])
+        assert res.exit_code == 0, res.output
+        assert __version__ in res.output
