@@ -538,7 +538,12 @@ def answer_call(player, view: SeatView) -> dict:
     return {"seat": view.seat.letter, "call": str(call), "explanation": explanation_json(exp)}
 
 
-def _check_card_turn(view: SeatView) -> None:
+def check_play_in_progress(view: SeatView) -> None:
+    """Refuse a card when no card is due: the auction is not over, the board was passed
+    out, or the play is over.
+
+    :raises ProtocolError: ``out_of_turn``, naming which.
+    """
     if not view.auction_finished:
         raise ProtocolError("out_of_turn", f"the auction is not over "
                             f"({view.to_call.name.title()} is to call): ask for a call")
@@ -546,6 +551,10 @@ def _check_card_turn(view: SeatView) -> None:
         raise ProtocolError("out_of_turn", "the board was passed out: no card is played")
     if view.to_play is None:
         raise ProtocolError("out_of_turn", "the play is over")
+
+
+def _check_card_turn(view: SeatView) -> None:
+    check_play_in_progress(view)
     if not view.legal_cards:
         if view.seat == view.dummy:
             raise ProtocolError("out_of_turn", f"{view.seat.name.title()} is dummy: declarer "

@@ -37,6 +37,7 @@ from ai.protocols.decisions import (
     answer_hint,
     board_state,
     check_fields,
+    check_play_in_progress,
     error_from_exception,
     info,
     parse_call,
@@ -276,13 +277,7 @@ class Engine:
 
     def _record_card(self, board: _Board, seat: Seat, card: Card) -> None:
         view = board.view()
-        if not view.auction_finished:
-            raise ProtocolError("out_of_turn", f"the auction is not over "
-                                f"({view.to_call.name.title()} is to call)")
-        if view.contract is None:
-            raise ProtocolError("out_of_turn", "the board was passed out")
-        if view.to_play is None:
-            raise ProtocolError("out_of_turn", "the play is over")
+        check_play_in_progress(view)
         if seat != view.to_play:
             raise ProtocolError("out_of_turn", f"{view.to_play.name.title()} is to play, not "
                                 f"{seat.name.title()}")

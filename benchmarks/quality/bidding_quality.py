@@ -30,6 +30,16 @@ from ai.bidding.quality import (
 )
 
 
+def _print_summary(summary: dict) -> None:
+    """The table of one seed (or of all), and the paired difference when there is one."""
+    print(format_table(summary))
+    d = summary.get("paired")
+    if d:
+        print(f"\nversus the baseline: {d['mean_difference']:+.3f} ± "
+              f"{d['standard_error']:.3f} IMPs per board on {d['boards']} boards "
+              f"({d['better']} better, {d['worse']} worse)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=1000)
@@ -66,12 +76,7 @@ def main(argv=None) -> int:
         summaries[seed] = summary
         if not args.json:
             print(f"\nSeed {seed}" + (" (validation)" if seed == VALIDATION_SEED else ""))
-            print(format_table(summary))
-            if baseline:
-                d = summary["paired"]
-                print(f"\nversus the baseline: {d['mean_difference']:+.3f} ± "
-                      f"{d['standard_error']:.3f} IMPs per board on {d['boards']} boards "
-                      f"({d['better']} better, {d['worse']} worse)")
+            _print_summary(summary)
             sys.stdout.flush()
     if len(seeds) > 1:
         summary = summarise(everything)
@@ -80,12 +85,7 @@ def main(argv=None) -> int:
         summaries["all"] = summary
         if not args.json:
             print(f"\nAll {len(seeds)} seeds")
-            print(format_table(summary))
-            if baseline:
-                d = summary["paired"]
-                print(f"\nversus the baseline: {d['mean_difference']:+.3f} ± "
-                      f"{d['standard_error']:.3f} IMPs per board on {d['boards']} boards "
-                      f"({d['better']} better, {d['worse']} worse)")
+            _print_summary(summary)
     if args.boards:
         with open(args.boards, "w") as fh:
             fh.writelines(json.dumps(asdict(r)) + "\n" for r in everything)
