@@ -341,3 +341,25 @@ def test_untimed_settings_lift_every_clock():
     assert dict(u.sampling) == {"play_seconds": None, "play_weights": True,
                                 "max_seconds": None, "bid_seconds": None}
     assert PlaySettings(method="uniform").untimed().sampling == ()
+
+
+def test_the_weights_by_the_play_get_a_share_of_the_time_budget(monkeypatch):
+    """The sampler's play checks are capped at PLAY_CHECK_SHARE of the decision's budget
+    (unless ``play_seconds`` is set); untimed settings lift the cap."""
+    from ai.bidding import StandardAmerican
+    deal, auc, played = ending(CASH, "1NT Pass 3NT Pass Pass Pass", "S", "S")
+    view = _view(deal, auc, played, "S")
+    asked = []
+    real = cardplay.sample_deals
+
+    def spy(*args, **kw):
+        asked.append(kw.get("play_seconds", "unset"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(cardplay, "sample_deals", spy)
+    base = PlaySettings(method="auction", sampling={"play_weights": True}, samples=4,
+                        min_samples=4, threads=1, memory_mb=16, time_budget=2.5)
+    for settings in (base, base.with_(sampling={"play_weights": True, "play_seconds": 7.0}),
+                     base.untimed(), base.with_(sampling={})):
+        CardPlayer(settings, system=StandardAmerican()).choose(view, random.Random(1))
+    assert asked == [pytest.approx(cardplay.PLAY_CHECK_SHARE * 2.5), 7.0, None, "unset"]
