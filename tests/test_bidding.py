@@ -696,3 +696,14 @@ def test_opener_after_stayman_and_the_invitational_five_spades(sa):
     assert choose(sa, "AQ3.KQT64.Q4.KJ9", calls) == "4S"          # 17 HCP, three spades
     assert choose(sa, "A3.KQT64.KQ4.KT9", calls) == "3NT"         # 17 HCP, no fit
     assert choose(sa, "K3.KQT64.KJ2.KT9", calls) == "Pass"        # 15 HCP, no fit
+
+
+def test_strong_two_clubs_is_not_read_as_a_weak_two(sa):
+    # the weak-two rules ("2x P 2y P": raise with three-card support) matched 2C-2D too:
+    # 26 HCP with six spades raised to 3D (deal 144 of seed 7: 5D with 6S cold)
+    calls = ["2C", "Pass", "2D", "Pass"]
+    assert choose(sa, "AKQJ92.A.AKQ2.K4", calls) == "2S"
+    assert sa.explain(Auction("N", calls), "3D").name == "Natural rebid"
+    assert sa.explain(Auction("N", ["2C", "Pass"]), "2D").rules == ("Waiting response",)
+    # the weak two keeps its rules
+    assert sa.explain(Auction("N", ["2H", "Pass", "2S", "Pass"]), "3S").name == "Raise"

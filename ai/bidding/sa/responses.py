@@ -259,18 +259,24 @@ RESPONSES += [
 ]
 
 # -- responses to weak twos and preempts ---------------------------------------------------
+def _weak_two(ctx, b):
+    """The two-level opening is a weak two (2♣ is the strong opening: its own rules)."""
+    return b["x"] != C
+
+
 p = "2x P"
 RESPONSES += [
-    rule("Raise to game", p, "4x", {"hcp": (11, None), "x": 3}, "to play", priority=700,
-         where=lambda ctx, b, call: call.strain in (H, S), judge=_tp("x", 13, 99)),
+    rule("Raise to game", p, "4x", {"hcp": (11, None), "x": 3}, "to play", when=_weak_two,
+         priority=700, where=lambda ctx, b, call: call.strain in (H, S), judge=_tp("x", 13, 99)),
     rule("Notrump game", p, "3NT", {"hcp": (16, None), "balanced": True}, "to play",
-         priority=690),
-    rule("Preemptive raise", p, "3x", {"hcp": (0, 14), "x": 3}, "to play", priority=650),
-    rule("New suit", p, "2y", {"hcp": (16, None), "y": 5}, "forcing", forcing=F1, priority=640,
-         where=not_jump),
-    rule("New suit", p, "3y", {"hcp": (16, None), "y": 5}, "forcing", forcing=F1, priority=630,
-         where=not_jump),
-    rule("Pass", p, "P", {"hcp": (0, 15)}, "no game", priority=100),
+         when=_weak_two, priority=690),
+    rule("Preemptive raise", p, "3x", {"hcp": (0, 14), "x": 3}, "to play", when=_weak_two,
+         priority=650),
+    rule("New suit", p, "2y", {"hcp": (16, None), "y": 5}, "forcing", forcing=F1,
+         when=_weak_two, priority=640, where=not_jump),
+    rule("New suit", p, "3y", {"hcp": (16, None), "y": 5}, "forcing", forcing=F1,
+         when=_weak_two, priority=630, where=not_jump),
+    rule("Pass", p, "P", {"hcp": (0, 15)}, "no game", when=_weak_two, priority=100),
 ]
 p = "3x P"
 RESPONSES += [
@@ -285,15 +291,15 @@ RESPONSES += [
 # opener after a forcing new suit over a weak two
 p = "2x P 2y P"
 RESPONSES += [
-    rule("Raise", p, "3y", {"y": 3}, "support", priority=700),
-    rule("Rebid", p, "3x", {}, "no support", priority=600),
+    rule("Raise", p, "3y", {"y": 3}, "support", when=_weak_two, priority=700),
+    rule("Rebid", p, "3x", {}, "no support", when=_weak_two, priority=600),
 ]
 p = "2x P 3y P"
 RESPONSES += [
-    rule("Raise", p, "4y", {"y": 3}, "support", priority=700,
+    rule("Raise", p, "4y", {"y": 3}, "support", when=_weak_two, priority=700,
          where=lambda ctx, b, call: call.strain in (H, S)),
-    rule("Notrump", p, "3NT", {}, "no support", priority=600),
-    rule("Rebid", p, "3x", {}, "no support", priority=650, where=not_jump),
+    rule("Notrump", p, "3NT", {}, "no support", when=_weak_two, priority=600),
+    rule("Rebid", p, "3x", {}, "no support", when=_weak_two, priority=650, where=not_jump),
 ]
 
 # -- 2♣ opening ---------------------------------------------------------------------------
