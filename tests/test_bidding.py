@@ -707,3 +707,14 @@ def test_strong_two_clubs_is_not_read_as_a_weak_two(sa):
     assert sa.explain(Auction("N", ["2C", "Pass"]), "2D").rules == ("Waiting response",)
     # the weak two keeps its rules
     assert sa.explain(Auction("N", ["2H", "Pass", "2S", "Pass"]), "3S").name == "Raise"
+
+
+def test_slam_values_outrank_accepting_an_invitation(sa):
+    # 17 HCP opposite opener's 2NT rebid (18-19): 6NT, not 3NT "accepts the invitation"
+    # (deal 234 of seed 9: 13 tricks in notrump)
+    calls = ["1D", "Pass", "1S", "Pass", "2NT", "Pass"]
+    assert choose(sa, "AKQ83.A964.43.A5", calls) == "6NT"
+    # 13 HCP: the quantitative 4NT (33 opposite a maximum); 9 HCP: game
+    assert choose(sa, "AKQ83.A96.543.95", calls) == "4NT"
+    assert sa.explain(Auction("N", calls), "4NT").name == "Quantitative 4NT"
+    assert choose(sa, "AQ983.J96.543.K5", calls) == "3NT"

@@ -384,11 +384,11 @@ GENERIC = [
          where=lambda c, b, call: call.level == cheapest_level(c, Strain.NOTRUMP)),
     # -- game and slam from partner's shown values
     rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: SLAM - pest(c), None)},
-         "enough for slam with partner's values", priority=420,
+         "enough for slam with partner's values", priority=470,
          when=lambda c, b: _game_try_allowed(c, b) or _partner_nt_last(c, b),
          group="generic"),
     rule(QUANT, None, "4NT", {"hcp": (_quant_lo, _quant_hi), "balanced": True},
-         "invites 6NT; partner bids it with a maximum", priority=415, group="generic",
+         "invites 6NT; partner bids it with a maximum", priority=465, group="generic",
          when=_partner_natural_nt),
     rule("Accepts the slam invitation", None, "6NT", {"hcp": (_accept_slam_lo, None)},
          "maximum for the notrump bid", priority=460, group="generic", when=_quant_asked),
