@@ -717,4 +717,28 @@ def test_slam_values_outrank_accepting_an_invitation(sa):
     # 13 HCP: the quantitative 4NT (33 opposite a maximum); 9 HCP: game
     assert choose(sa, "AKQ83.A96.543.95", calls) == "4NT"
     assert sa.explain(Auction("N", calls), "4NT").name == "Quantitative 4NT"
-    assert choose(sa, "AQ983.J96.543.K5", calls) == "3NT"
+    assert choose(sa, "AQ98.J963.543.K5", calls) == "3NT"
+
+
+def test_five_card_major_after_opener_2nt_rebid(sa):
+    # responder's five spades after 1H-1S-2NT (18-19 balanced): 3S, game forcing, and
+    # opener chooses 4S with three (deal 307 of seed 8: 3NT made 7 tricks, 4S 10)
+    calls = ["1H", "Pass", "1S", "Pass", "2NT", "Pass"]
+    assert choose(sa, "T8543.T5.AK87.92", calls) == "3S"
+    exp = sa.explain(Auction("N", calls), "3S")
+    assert exp.name == "Five-card major, game forcing" and exp.forcing.is_forcing
+    assert exp.constraints.length(Suit.SPADES) == (5, 13)
+    assert choose(sa, "KQ2.AKJ82.T54.AJ", calls + ["3S", "Pass"]) == "4S"
+    assert choose(sa, "K2.AKJ82.T54.AJ4", calls + ["3S", "Pass"]) == "3NT"
+    # too weak for game: pass; six spades: straight to game
+    assert choose(sa, "T8543.T5.Q876.92", calls) == "Pass"
+    assert choose(sa, "T85432.T5.AK8.92", calls) == "4S"
+
+
+def test_opener_raises_two_hearts_with_three(sa):
+    # 1S-2H promises five hearts: three-card support is a fit (deal 551 of seed 8)
+    calls = ["1S", "Pass", "2H", "Pass"]
+    assert choose(sa, "AK9632.A53.92.QJ", calls) == "3H"
+    assert sa.explain(Auction("N", calls), "3H").constraints.length(Suit.HEARTS) == (3, 13)
+    # over 2D (four cards) three diamonds are no fit
+    assert choose(sa, "AK9632.A5.932.QJ", ["1S", "Pass", "2D", "Pass"]) != "3D"

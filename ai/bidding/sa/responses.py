@@ -143,6 +143,26 @@ RESPONSES += [
 ]
 
 
+# -- responder's five-card major after opener's 2NT rebid (18-19 balanced) ---------------
+def _accepts_2nt(hand, ctx, b):
+    """Judgement: values for game opposite opener's 18-19 (as the generic "Notrump game")."""
+    from .generic import _tp_game
+    return _tp_game()(hand, ctx, b)
+
+
+p = "1x P 1y P 2NT P"
+RESPONSES += [
+    rule("Five-card major, game forcing", p, "3y", {"hcp": (7, 13), "y": (5, 5)},
+         "asks opener to choose 3NT or four of the major", forcing=GF, priority=460,
+         group="always", where=lambda ctx, b, call: b["y"] in (H, S), judge=_accepts_2nt),
+]
+p = "1x P 1y P 2NT P 3y P"
+RESPONSES += [
+    rule("Chooses the major", p, "4y", {"y": 3}, "three-card support", priority=710),
+    rule("Chooses notrump", p, "3NT", {"y": (0, 2)}, "no fit", priority=700),
+]
+
+
 # -- responder's rebid after opener's 1NT rebid (11-14 balanced) --------------------------
 def _major_y(ctx, b, call):
     return b["y"] in (H, S)
@@ -246,6 +266,8 @@ p = "1x P 2y P"
 RESPONSES += [
     rule("Raise of responder's suit", p, "3y", {"y": 4}, "four-card support", priority=700,
          where=not_jump),
+    rule("Raise of responder's suit", p, "3y", {"y": 3}, "three-card support of the five ♥",
+         priority=700, where=lambda ctx, b, call: b["y"] == H and not_jump(ctx, b, call)),
     rule("Notrump", p, "2NT", {"hcp": (11, 14), "balanced": True}, "minimum, balanced",
          priority=690),
     rule("Notrump", p, "3NT", {"hcp": (18, 19), "balanced": True}, "balanced", priority=690),
