@@ -742,3 +742,15 @@ def test_opener_raises_two_hearts_with_three(sa):
     assert sa.explain(Auction("N", calls), "3H").constraints.length(Suit.HEARTS) == (3, 13)
     # over 2D (four cards) three diamonds are no fit
     assert choose(sa, "AK9632.A5.932.QJ", ["1S", "Pass", "2D", "Pass"]) != "3D"
+
+
+def test_doubleton_support_after_opener_rebids_the_major(sa):
+    # 1S-2C-2S (five or six spades): with a doubleton and game values responder bids 3S,
+    # forcing; opener bids 4S with six, 3NT with five (deal 668 of seed 7: 3NT made 8
+    # tricks, 4S 12)
+    calls = ["1S", "Pass", "2C", "Pass", "2S", "Pass"]
+    assert choose(sa, "Q3.7652.A.AKJ983", calls, dealer="W") == "3S"
+    exp = sa.explain(Auction("W", calls), "3S")
+    assert "Doubleton support" in exp.rules and exp.forcing.is_forcing
+    assert choose(sa, "AKT952.3.KQT7.52", calls + ["3S", "Pass"], dealer="W") == "4S"
+    assert choose(sa, "AKT95.3.KQT72.52", calls + ["3S", "Pass"], dealer="W") == "3NT"

@@ -280,6 +280,30 @@ RESPONSES += [
     rule("Rebid of own suit", p, "3x", {"x": 5}, "five cards", priority=590, where=not_jump),
 ]
 
+# -- responder's doubleton after opener's rebid of the major (five or six cards) --------
+def _nt_game(hand, ctx, b):
+    from .generic import _tp_game
+    return _tp_game()(hand, ctx, b)
+
+
+def _nt_game_hcp(ctx, b):
+    from .generic import _below_nt_slam, _nt_game_hcp
+    return (_nt_game_hcp(ctx, b), _below_nt_slam(ctx, b))
+
+
+p = "1M P 2y P 2M P"
+RESPONSES += [
+    rule("Doubleton support", p, "3M", {"hcp": _nt_game_hcp, "M": (2, 2)},
+         "game forcing; asks opener for four of the major with six cards, 3NT with five",
+         forcing=GF, priority=395, group="always", judge=_nt_game),
+]
+p = "1M P 2y P 2M P 3M P"
+RESPONSES += [
+    rule("Six-card major", p, "4M", {"M": 6}, "six or more cards", priority=710),
+    rule("Five-card major", p, "3NT", {"M": (5, 5)}, "five cards", priority=700),
+]
+
+
 # -- responses to weak twos and preempts ---------------------------------------------------
 def _weak_two(ctx, b):
     """The two-level opening is a weak two (2♣ is the strong opening: its own rules)."""
