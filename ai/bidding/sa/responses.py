@@ -266,7 +266,7 @@ p = "1x P 2y P"
 RESPONSES += [
     rule("Raise of responder's suit", p, "3y", {"y": 4}, "four-card support", priority=700,
          where=not_jump),
-    rule("Raise of responder's suit", p, "3y", {"y": 3}, "three-card support of the five ♥",
+    rule("Raise of responder's suit", p, "3y", {"y": 3}, "three-card support",
          priority=700, where=lambda ctx, b, call: b["y"] == H and not_jump(ctx, b, call)),
     rule("Notrump", p, "2NT", {"hcp": (11, 14), "balanced": True}, "minimum, balanced",
          priority=690),
@@ -294,12 +294,12 @@ def _nt_game_hcp(ctx, b):
 p = "1M P 2y P 2M P"
 RESPONSES += [
     rule("Doubleton support", p, "3M", {"hcp": _nt_game_hcp, "M": (2, 2)},
-         "game forcing; asks opener for four of the major with six cards, 3NT with five",
+         "asks opener to choose 3NT or four of the major",
          forcing=GF, priority=395, group="always", judge=_nt_game),
 ]
 p = "1M P 2y P 2M P 3M P"
 RESPONSES += [
-    rule("Six-card major", p, "4M", {"M": 6}, "six or more cards", priority=710),
+    rule("Rebid of own suit", p, "4M", {"M": 6}, "six cards", priority=710),
     rule("Five-card major", p, "3NT", {"M": (5, 5)}, "five cards", priority=700),
 ]
 
