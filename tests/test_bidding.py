@@ -754,3 +754,13 @@ def test_doubleton_support_after_opener_rebids_the_major(sa):
     assert "Doubleton support" in exp.rules and exp.forcing.is_forcing
     assert choose(sa, "AKT952.3.KQT7.52", calls + ["3S", "Pass"], dealer="W") == "4S"
     assert choose(sa, "AKT95.3.KQT72.52", calls + ["3S", "Pass"], dealer="W") == "3NT"
+
+
+def test_notrump_slam_needs_stoppers_in_their_suits(sa):
+    # 18 HCP with a singleton spade after 1D (2S) Pass (3S) Pass Pass: no 6NT (deal 429 of
+    # seed 9: 6NT made 7 tricks); with spades stopped it stays
+    calls = ["1D", "2S", "Pass", "3S", "Pass", "Pass"]
+    assert choose(sa, "7.AQ94.QJ93.AKQ6", calls, dealer="N") != "6NT"
+    exp = sa.explain(Auction("N", calls), "6NT")
+    assert Suit.SPADES in exp.constraints.stoppers
+    assert choose(sa, "K7.AQ94.QJ9.AKQ6", calls, dealer="N") == "6NT"

@@ -383,7 +383,8 @@ GENERIC = [
          "18-21, balanced, stopper", priority=245, group="generic", when=_reopen_when,
          where=lambda c, b, call: call.level == cheapest_level(c, Strain.NOTRUMP)),
     # -- game and slam from partner's shown values
-    rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: SLAM - pest(c), None)},
+    rule("Notrump slam", None, "6NT", {"hcp": (lambda c, b: SLAM - pest(c), None),
+                                       "stop": _stop_theirs},
          "enough for slam with partner's values", priority=470,
          when=lambda c, b: _game_try_allowed(c, b) or _partner_nt_last(c, b),
          group="generic"),
