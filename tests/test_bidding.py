@@ -764,3 +764,13 @@ def test_notrump_slam_needs_stoppers_in_their_suits(sa):
     exp = sa.explain(Auction("N", calls), "6NT")
     assert Suit.SPADES in exp.constraints.stoppers
     assert choose(sa, "K7.AQ94.QJ9.AKQ6", calls, dealer="N") == "6NT"
+
+
+def test_game_raise_with_three_card_support_and_no_two_over_one(sa):
+    # 13 HCP, 3-4-3-3 over 1S: no suit to bid at the two level (2H wants five), so the
+    # game raise (was a fallback to a natural 3H that opener passed: deal 541 of seed 7)
+    assert choose(sa, "QT3.AK54.K92.J85", ["1S", "Pass"]) == "4S"
+    exp = sa.explain(Auction("N", ["1S", "Pass"]), "4S")
+    assert exp.constraints.length(Suit.SPADES) == (3, 13)
+    # with a four-card minor the two-over-one comes first
+    assert choose(sa, "QT3.AK5.K92.J853", ["1S", "Pass"]) == "2C"

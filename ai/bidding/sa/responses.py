@@ -59,6 +59,8 @@ p = "1M P"
 RESPONSES += [
     rule("Game raise", p, "4M", {"hcp": (10, 16), "M": 4}, "four-card support, values for game",
          priority=720, judge=_tp("M", "RAISE_GAME", 99)),
+    rule("Game raise", p, "4M", {"hcp": (13, 16), "M": (3, 3), "balanced": True},
+         "support, values for game", priority=630),
     rule("Limit raise", p, "3M", {"hcp": (8, 12), "M": 3}, "invites game", priority=710,
          judge=_tp("M", "RAISE_LIMIT", lambda: RAISE_GAME - 1)),
     rule("Single raise", p, "2M", {"hcp": (5, 10), "M": 3}, "three-card support", priority=700,
