@@ -774,3 +774,13 @@ def test_game_raise_with_three_card_support_and_no_two_over_one(sa):
     assert exp.constraints.length(Suit.SPADES) == (3, 13)
     # with a four-card minor the two-over-one comes first
     assert choose(sa, "QT3.AK5.K92.J853", ["1S", "Pass"]) == "2C"
+
+
+def test_weak_responder_runs_from_1nt_doubled_in_the_passout_seat(sa):
+    # 1NT P P X P P: with 0-7 HCP and five cards, two of the suit (deal 181 of seed 9: 1NT
+    # doubled went down three); without a five-card suit, pass
+    calls = ["1NT", "Pass", "Pass", "X", "Pass", "Pass"]
+    assert choose(sa, "T953.932.J9876.T", calls) == "2D"
+    assert choose(sa, "T953.932.J987.T6", calls) == "Pass"
+    # the doubler's partner is not the one who runs
+    assert sa.explain(Auction("N", calls[:-1]), "2C").name != "Competitive"

@@ -355,3 +355,10 @@ COMPETITION += [
          forcing=GF, priority=660, where=not_jump, prefer=_prefer_len("z")),
     rule("Pass", p, "P", {}, "no suitable action", priority=100),
 ]
+# our 1NT doubled in the passout seat, opener passed: a weak hand with a long suit runs
+p = "1NT P P X P P"
+COMPETITION += [
+    rule("Competitive", p, "2z", {"hcp": (0, 7), "z": 5}, "five or more {z}, to play",
+         priority=650, prefer=_prefer_len("z")),
+    rule("Pass", p, "P", {}, "no suitable action", priority=100),
+]
