@@ -146,8 +146,9 @@ RESPONSES += [
 
 
 # -- responder's five-card major after opener's 2NT rebid (18-19 balanced) ---------------
-def _accepts_2nt(hand, ctx, b):
-    """Judgement: values for game opposite opener's 18-19 (as the generic "Notrump game")."""
+def _game_values(hand, ctx, b):
+    """Judgement: values for game opposite partner's shown strength (as the generic
+    "Notrump game")."""
     from .generic import _tp_game
     return _tp_game()(hand, ctx, b)
 
@@ -156,7 +157,7 @@ p = "1x P 1y P 2NT P"
 RESPONSES += [
     rule("Five-card major, game forcing", p, "3y", {"hcp": (7, 13), "y": (5, 5)},
          "asks opener to choose 3NT or four of the major", forcing=GF, priority=460,
-         group="always", where=lambda ctx, b, call: b["y"] in (H, S), judge=_accepts_2nt),
+         group="always", where=lambda ctx, b, call: b["y"] in (H, S), judge=_game_values),
 ]
 p = "1x P 1y P 2NT P 3y P"
 RESPONSES += [
@@ -283,11 +284,6 @@ RESPONSES += [
 ]
 
 # -- responder's doubleton after opener's rebid of the major (five or six cards) --------
-def _nt_game(hand, ctx, b):
-    from .generic import _tp_game
-    return _tp_game()(hand, ctx, b)
-
-
 def _nt_game_hcp(ctx, b):
     from .generic import _below_nt_slam, _nt_game_hcp
     return (_nt_game_hcp(ctx, b), _below_nt_slam(ctx, b))
@@ -297,7 +293,7 @@ p = "1M P 2y P 2M P"
 RESPONSES += [
     rule("Doubleton support", p, "3M", {"hcp": _nt_game_hcp, "M": (2, 2)},
          "asks opener to choose 3NT or four of the major",
-         forcing=GF, priority=395, group="always", judge=_nt_game),
+         forcing=GF, priority=395, group="always", judge=_game_values),
 ]
 p = "1M P 2y P 2M P 3M P"
 RESPONSES += [
