@@ -43,6 +43,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ai.players import InvalidViewError, SeatView
 from ai.sampling import sample_deals
 from ddsolver.cards import Card
@@ -378,18 +380,30 @@ class CardPlayer:
         s = self.settings
         minimum = min(s.min_samples, len(deals))
 
-        def one(solver: Solver, deal) -> Tuple[int, ...]:
-            values = solver.solve(position_in(view, deal))
-            return tuple(done + (values[c] if mover_decl else left - values[c])
-                         for c in legal)
+        columns = [c.index for c in legal]
+        trick = view.current_trick
+        leader = trick[0][0] if trick else view.to_play
+        trick_cards = [c for _, c in trick]
+        gone = [0, 0, 0, 0]
+        for seat, card in view.played:
+            gone[seat] |= card.bit
+        keep = np.array([~g & 0xFFFFFFFFFFFFFFFF for g in gone], dtype=np.uint64)
+
+        def solve(solver: Solver, part: List) -> List[Tuple[int, ...]]:
+            # one batch: the GIL is released for all of its layouts (Solver.solve_layouts)
+            hands = np.array([d.masks() for d in part], dtype=np.uint64) & keep
+            values = solver.solve_layouts(hands, view.trump, leader,
+                                          trick_cards)[:, columns].astype(np.int16)
+            side = values if mover_decl else left - values
+            return [tuple(row) for row in (done + side).tolist()]
 
         def run(chunk: List) -> List[Tuple[int, ...]]:
             k = len(solvers)
             if k == 1 or len(chunk) == 1 or self._pool is None:
-                return [one(solvers[0], d) for d in chunk]
+                return solve(solvers[0], chunk)
             parts = [chunk[j::k] for j in range(k)]
-            futures = [self._pool.submit(lambda sv, p: [one(sv, d) for d in p], solvers[j],
-                                         parts[j]) for j in range(k) if parts[j]]
+            futures = [self._pool.submit(solve, solvers[j], parts[j])
+                       for j in range(k) if parts[j]]
             results = [f.result() for f in futures]
             out: List = [None] * len(chunk)
             for j, res in enumerate(results):

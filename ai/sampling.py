@@ -125,7 +125,8 @@ class Samples:
         consistent layouts when known, two hidden seats), ``deal_seconds``,
         ``bid_checks`` (calls replayed with the bidding system), ``bid_seconds``,
         ``bid_dropped`` (layouts dropped unweighed at the end of ``bid_seconds``),
-        ``play_cards`` (hidden players' cards checked), ``play_solves``, ``play_seconds``.
+        ``play_cards`` (hidden players' cards checked), ``play_solves`` (layouts
+        checked: one batch solve each), ``play_seconds``.
     """
 
     deals: Tuple[Deal, ...]
@@ -1148,18 +1149,8 @@ def _thread_solver(memory_mb: int) -> Solver:
     return solver
 
 
-def _equivalent(legal: int, others: int) -> bool:
-    """Whether the legal cards (a mask) are all of one suit and touching: no card in
-    ``others`` ranks between them (then every one of them scores the same)."""
-    suits = [t for t in range(4) if _suit(legal, t)]
-    if len(suits) != 1:
-        return False
-    t = suits[0]
-    bits = _suit(legal, t)
-    lo = (bits & -bits).bit_length() - 1
-    hi = bits.bit_length() - 1
-    between = ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
-    return not (_suit(others, t) & between)
+#: Layouts per batch solve of a play check (the deadline is looked at between batches).
+PLAY_BATCH = 8
 
 
 class _PlayCheck:
@@ -1173,31 +1164,32 @@ class _PlayCheck:
         before = 0
         for _, c in view.played[:i]:
             before |= c.bit
-        self.before = before
-        self.trick_mask = sum(c.bit for c in self.trick)
+        self.keep = np.uint64(~before & 0xFFFFFFFFFFFFFFFF)
         self.trump = view.trump
 
-    def lost(self, deal: Deal, solver: Solver) -> Tuple[int, bool]:
-        """(tricks the card loses double dummy against the player's best card in ``deal``,
-        whether a solve was needed)."""
-        hands = [deal[s].mask & ~self.before for s in Seat]
-        held = hands[self.seat]
-        legal = held
-        if self.trick:
-            follow = held & (_SUIT_MASK << (16 * self.trick[0].suit))
-            if follow:
-                legal = follow
-        if _pop(legal) == 1:
-            return 0, False
-        others = self.trick_mask
-        for s in Seat:
-            if s != self.seat:
-                others |= hands[s]
-        if _equivalent(legal, others):
-            return 0, False
-        pos = Position.from_remaining(hands, self.trump, self.leader, self.trick)
-        values = solver.solve(pos)
-        return max(values.values()) - values[self.card], True
+    def losses(self, hands: np.ndarray, solver: Solver) -> np.ndarray:
+        """Tricks the card loses double dummy against the player's best card, per layout
+        (rows of ``hands``: the masks N, E, S, W of the whole deal), in one batch solve
+        (:meth:`ddsolver.solver.Solver.card_losses`)."""
+        return solver.card_losses(hands & self.keep, self.trump, self.leader, self.trick,
+                                  self.card)
+
+
+_pools: Dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _play_pool(threads: int) -> ThreadPoolExecutor:
+    """The play checks' threads, kept for the life of the process: each keeps its solver
+    (:func:`_thread_solver`) and so its transposition table from decision to decision (a
+    pool made per decision cost 18 % more process CPU on 5 deals of seed 2025, untimed,
+    two threads: a fresh table each time; benchmarks/NOTES.md)."""
+    with _pools_lock:
+        pool = _pools.get(threads)
+        if pool is None:
+            pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="playcheck")
+            _pools[threads] = pool
+        return pool
 
 
 def _play_factors(view: SeatView, deals: Sequence[Deal], settings: SamplingSettings):
@@ -1216,40 +1208,40 @@ def _play_factors(view: SeatView, deals: Sequence[Deal], settings: SamplingSetti
                 else time.monotonic() + settings.play_seconds)
     w = settings.play_mistake_weight
     threads = min(settings.threads, len(deals))
-    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
-    try:
-        for i in idx:
-            check = _PlayCheck(view, i)
-            stop = threading.Event()
+    hands = np.array([d.masks() for d in deals], dtype=np.uint64)
+    weight = np.ones(len(deals))
+    pool = _play_pool(threads) if threads > 1 else None
+    for i in idx:
+        check = _PlayCheck(view, i)
+        stop = threading.Event()
 
-            def work(chunk, check=check, stop=stop):
-                solver = _thread_solver(settings.solver_memory_mb)
-                res = []
-                for deal in chunk:
-                    if stop.is_set() or (deadline is not None and time.monotonic() > deadline):
-                        stop.set()
-                        return None
-                    res.append(check.lost(deal, solver))
-                return res
+        def work(part, check=check, stop=stop):
+            solver = _thread_solver(settings.solver_memory_mb)
+            res = []
+            for j in range(0, len(part), PLAY_BATCH):
+                if stop.is_set() or (deadline is not None and time.monotonic() > deadline):
+                    stop.set()
+                    return None
+                res.append(check.losses(part[j:j + PLAY_BATCH], solver))
+            return np.concatenate(res) if res else np.zeros(0, dtype=np.int8)
 
-            if pool is None:
-                parts = [work(deals)]
-            else:
-                size = -(-len(deals) // threads)
-                futures = [pool.submit(work, deals[j:j + size])
-                           for j in range(0, len(deals), size)]
-                parts = [f.result() for f in futures]
-            if any(p is None for p in parts):
-                break                      # out of time: this card is not used
-            results = [r for p in parts for r in p]
-            for j, (lost, solved) in enumerate(results):
-                if lost:
-                    factors[j] *= w ** lost
-                stats["play_solves"] += solved
-            stats["play_cards"] += 1
-    finally:
-        if pool is not None:
-            pool.shutdown()
+        if pool is None:
+            parts = [work(hands)]
+        else:
+            # the layouts split between the threads, the most recent card first: under a
+            # budget it is the one checked (splitting the checks between the threads
+            # instead searched as many nodes, but could leave every check unfinished)
+            size = -(-len(deals) // threads)
+            futures = [pool.submit(work, hands[j:j + size])
+                       for j in range(0, len(deals), size)]
+            parts = [f.result() for f in futures]
+        if any(p is None for p in parts):
+            break                      # out of time: this card is not used
+        lost = np.concatenate(parts)
+        weight *= np.power(w, lost.astype(np.float64))
+        stats["play_solves"] += len(deals)
+        stats["play_cards"] += 1
+    factors = weight.tolist()
     stats["play_seconds"] = time.perf_counter() - t0
     return factors, stats
 

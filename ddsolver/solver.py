@@ -25,7 +25,7 @@ import os
 import threading
 from collections import abc
 from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
@@ -138,6 +138,25 @@ def _trick_pairs(position: Position):
     return [(int(c.suit), int(c.rank)) for c in position.trick_cards]
 
 
+def _layout_args(layouts, trump, leader, trick):
+    """The arguments of :meth:`Solver.solve_layouts` as the engine takes them."""
+    raw = np.asarray(layouts)
+    if raw.dtype.kind not in "iu":
+        raise TypeError(f"layouts must be integer card-set masks, got {raw.dtype} values")
+    if raw.ndim != 2 or raw.shape[1] != 4:
+        raise ValueError(f"layouts must have shape (n, 4) (masks N, E, S, W), got "
+                         f"{raw.shape}")
+    if raw.dtype.kind == "i" and raw.size and raw.min() < 0:
+        raise ValueError("a card-set mask cannot be negative")
+    hands = np.ascontiguousarray(raw, dtype=np.uint64)
+    pairs = []
+    for c in trick:
+        if not isinstance(c, Card):
+            raise TypeError(f"trick cards must be Cards, got {type(c).__name__}")
+        pairs.append((int(c.suit), int(c.rank)))
+    return hands, int(Strain.coerce(trump)), int(Seat.coerce(leader)), pairs
+
+
 class Solver:
     """A double-dummy solver owning one transposition table.
 
@@ -242,6 +261,56 @@ class Solver:
         with self._lock:
             self._load(position)
             return self._engine.ns_tricks(g)
+
+    def solve_layouts(self, layouts, trump, leader, trick: Sequence[Card] = ()) -> np.ndarray:
+        """Value of every legal card of the player to move in many layouts of one position
+        (the Monte Carlo samples of one decision), in one call that releases the GIL for the
+        whole batch, so that threads with a Solver each solve side by side.
+
+        :param layouts: ``(n, 4)`` integers: per layout, the card-set masks (bit
+            ``16 * suit + rank``, :attr:`Card.bit`) of the cards N, E, S and W still hold
+            (not those already played to the current trick).
+        :param trump: the strain (a :class:`Strain`, letter or 0..4).
+        :param leader: the seat that led (or leads) to the current trick.
+        :param trick: the cards already played to the current trick, the leader's first.
+        :returns: an ``(n, 52)`` ``int8`` array: at ``[i, card.index]`` the tricks the side
+            to move wins among the tricks not yet completed (current one included) if it
+            plays ``card`` in layout ``i`` (as :meth:`solve`), -1 for cards it may not play.
+        :raises TypeError: if ``layouts`` are not integers, or a trick card not a Card.
+        :raises ValueError: for another shape, a negative mask, or a layout that is not a
+            position with this trick (its row named).
+        :raises InvalidNotationError: for a bad ``trump`` or ``leader``.
+        """
+        hands, trump_i, leader_i, pairs = _layout_args(layouts, trump, leader, trick)
+        out = np.empty((hands.shape[0], 52), dtype=np.int8)
+        with self._lock:
+            self._engine.values_batch(hands, out, trump_i, leader_i, pairs)
+        return out
+
+    def card_losses(self, layouts, trump, leader, trick: Sequence[Card], card: Card
+                    ) -> np.ndarray:
+        """Tricks ``card`` loses against the best card of the player to move, in each of many
+        layouts of one position: ``max(solve().values()) - solve()[card]`` per layout, but
+        found with two or three searches instead of one per card (the card's value, then
+        whether any card beats it, then the best value only when one does).  Releases the
+        GIL for the whole batch, as :meth:`solve_layouts`.
+
+        :param layouts, trump, leader, trick: as :meth:`solve_layouts`.
+        :param card: a card the player to move holds and may play in every layout.
+        :returns: an ``(n,)`` ``int8`` array of tricks lost (0 = as good as any card).
+        :raises TypeError: as :meth:`solve_layouts`, or if ``card`` is not a Card.
+        :raises ValueError: as :meth:`solve_layouts`, or if the player to move does not
+            hold ``card`` or may not play it in some layout.
+        :raises InvalidNotationError: for a bad ``trump`` or ``leader``.
+        """
+        if not isinstance(card, Card):
+            raise TypeError(f"card must be a Card, got {type(card).__name__}")
+        hands, trump_i, leader_i, pairs = _layout_args(layouts, trump, leader, trick)
+        out = np.empty(hands.shape[0], dtype=np.int8)
+        with self._lock:
+            self._engine.losses_batch(hands, out, trump_i, leader_i, pairs, int(card.suit),
+                                      int(card.rank))
+        return out
 
     def dd_table(self, deal: Deal) -> DDTable:
         """The double-dummy table of a complete deal; see :class:`DDTable`.

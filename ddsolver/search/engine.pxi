@@ -33,6 +33,60 @@ def _guess_arg(value):
     return -1 if value < 0 else (13 if value > 13 else value)
 
 
+cdef enum:
+    LAYOUT_OK = 0
+    LAYOUT_BITS = 1       # a mask has bits outside the card ranks
+    LAYOUT_SHARED = 2     # two seats hold the same card
+    LAYOUT_TRICK = 3      # a card of the trick in progress is also held
+    LAYOUT_REVOKE = 4     # a card of the trick revokes
+    LAYOUT_SIZES = 5      # the hand sizes do not fit the trick (or no trick is left)
+
+LAYOUT_ERRORS = {
+    LAYOUT_BITS: "a hand mask has bits outside the card ranks (bit 16 * suit + rank, "
+                 "rank 2..14)",
+    LAYOUT_SHARED: "two seats hold the same card",
+    LAYOUT_TRICK: "a card of the trick in progress is also held",
+    LAYOUT_REVOKE: "a card of the trick in progress revokes (its seat still holds the "
+                   "suit led)",
+    LAYOUT_SIZES: "the hand sizes do not fit the trick in progress (the leader's count, "
+                  "less one for each card already played, 1..13)",
+}
+
+
+cdef int layout_error(const uint64_t* hands, int leader, int k, const int* tsuit,
+                      const int* trank) noexcept nogil:
+    """LAYOUT_OK when four masks N, E, S, W of the cards still held and the ``k`` cards of
+    the trick in progress (led by ``leader``; each card checked by the caller: suit 0..3,
+    rank 2..14, no card twice) make a position; else the first LAYOUT_* error found, in
+    the order of :meth:`Engine.set_position`'s checks."""
+    cdef int h, i, n, want = -1
+    for h in range(4):
+        if hands[h] & ~(<uint64_t>0x7FFC7FFC7FFC7FFC):
+            return LAYOUT_BITS
+    for h in range(4):
+        for i in range(h + 1, 4):
+            if hands[h] & hands[i]:
+                return LAYOUT_SHARED
+    for i in range(k):
+        for h in range(4):
+            if (hands[h] >> (16 * tsuit[i] + trank[i])) & 1:
+                return LAYOUT_TRICK
+    for i in range(1, k):
+        h = (leader + i) & 3
+        if tsuit[i] != tsuit[0] and (hands[h] >> (16 * tsuit[0])) & 0x7FFC:
+            return LAYOUT_REVOKE
+    for i in range(4):
+        h = (leader + i) & 3
+        n = dd_popcount64(hands[h]) + (1 if i < k else 0)
+        if want < 0:
+            want = n
+        if n != want or n > 13:
+            return LAYOUT_SIZES
+    if want < 1:
+        return LAYOUT_SIZES
+    return LAYOUT_OK
+
+
 cdef class Engine:
     """Owns one search context and its transposition table.
 
@@ -265,6 +319,26 @@ cdef class Engine:
                                  "(the leader's count, less one for each card already played)")
         if want < 1:
             raise ValueError("a position needs 1..13 tricks left")
+        cdef uint64_t c_hands[4]
+        cdef int c_suit[3]
+        cdef int c_rank[3]
+        for h in range(4):
+            c_hands[h] = <uint64_t>hands[h]
+        for i in range(k):
+            c_suit[i] = trick[i][0]
+            c_rank[i] = trick[i][1]
+        self._load(c_hands, trump, leader, k, c_suit, c_rank)
+
+    cdef void _load(self, const uint64_t* hands, int trump, int leader, int k,
+                    const int* tsuit, const int* trank) noexcept nogil:
+        """Load a position already checked (:meth:`set_position`, :func:`layout_error`):
+        four masks N, E, S, W of the cards still held, the trump, the trick's leader and
+        the ``k`` cards of the trick in progress; empties the table and the cut-off cache
+        as :meth:`set_position` says."""
+        cdef int h, s, i, idx, n
+        cdef uint64_t m
+        cdef uint64_t seat_cards[4]
+        cdef int related = 1, moved = 0, total = 0
         if trump != self.ctx.trump:
             # table entries depend on the strain; the cut-off cache's cards of the other
             # strains would only take its slots (one reused across deals measured +1.8 %
@@ -280,12 +354,10 @@ cdef class Engine:
         # quarters), the table is emptied too: the other deal's entries answer almost
         # nothing here but lengthen the probes' chains (benchmarks/NOTES.md: the same
         # nodes, -5 to -9 % CPU on solves of one deal after another).
-        cdef uint64_t seat_cards[4]
-        cdef int related = 1, moved = 0, total = 0
         for h in range(4):
-            seat_cards[h] = <uint64_t>hands[h]
+            seat_cards[h] = hands[h]
         for i in range(k):
-            seat_cards[(leader + i) & 3] |= <uint64_t>1 << (16 * trick[i][0] + trick[i][1])
+            seat_cards[(leader + i) & 3] |= <uint64_t>1 << (16 * tsuit[i] + trank[i])
         for h in range(4):
             if ((seat_cards[h] & ~self.last_held[h]) != 0
                     and (self.last_held[h] & ~seat_cards[h]) != 0):
@@ -303,19 +375,19 @@ cdef class Engine:
                 self.ctx.hold[h][s] = <uint16_t>((m >> (16 * s)) & 0x7FFC)
         self.ctx.leader = leader
         self.ctx.ns_won = 0
-        self.pos = len(trick)
+        self.pos = k
         n = 0
         for s in range(4):
             n += dd_popcount(self.ctx.hold[leader][s])
         self.ctx.tl = n + (1 if self.pos > 0 else 0)    # 1..13: checked above
         for i in range(self.pos):
-            self.ctx.trick_suit[self.ctx.tl][i] = trick[i][0]
-            self.ctx.trick_rank[self.ctx.tl][i] = trick[i][1]
+            self.ctx.trick_suit[self.ctx.tl][i] = tsuit[i]
+            self.ctx.trick_rank[self.ctx.tl][i] = trank[i]
             if i == 0:
                 self.ctx.win_idx[self.ctx.tl][0] = 0
             else:
                 idx = self.ctx.win_idx[self.ctx.tl][i - 1]
-                if beats(trick[i][0], trick[i][1], self.ctx.trick_suit[self.ctx.tl][idx],
+                if beats(tsuit[i], trank[i], self.ctx.trick_suit[self.ctx.tl][idx],
                          self.ctx.trick_rank[self.ctx.tl][idx], trump):
                     self.ctx.win_idx[self.ctx.tl][i] = i
                 else:
@@ -430,6 +502,234 @@ cdef class Engine:
             return won
         g = estimate_ns(&self.ctx, newpos) if g < 0 else g - won
         return self._search(&saved, ns_value_v, newpos, g) + won
+
+
+    cdef int _batch_args(self, const uint64_t[:, ::1] hands, trump_arg, leader_arg, trick,
+                         int* trump, int* leader, int* k, int* tsuit, int* trank) except -1:
+        """Check the arguments shared by :meth:`values_batch` and :meth:`losses_batch`
+        (every layout included) before anything is loaded."""
+        cdef Py_ssize_t i
+        cdef int code
+        self._check_idle()
+        if hands.shape[1] != 4:
+            raise ValueError(f"layouts need 4 masks each (N, E, S, W), got {hands.shape[1]}")
+        trump_arg = _int_arg(trump_arg, "trump")
+        leader_arg = _int_arg(leader_arg, "leader")
+        if not (0 <= trump_arg <= 4) or not (0 <= leader_arg <= 3):
+            raise ValueError("invalid trump or leader")
+        trump[0] = trump_arg
+        leader[0] = leader_arg
+        trick = [tuple(t) for t in trick]
+        if len(trick) > 3:
+            raise ValueError(f"a current trick holds at most 3 cards, got {len(trick)}")
+        for t in trick:
+            if len(t) != 2:
+                raise ValueError(f"invalid trick card {t!r}: need (suit 0..3, rank 2..14)")
+        trick = [(_int_arg(t[0], "a trick card's suit"), _int_arg(t[1], "a trick card's rank"))
+                 for t in trick]
+        for t in trick:
+            if not (0 <= t[0] <= 3) or not (2 <= t[1] <= 14):
+                raise ValueError(f"invalid trick card {t!r}: need (suit 0..3, rank 2..14)")
+        if len(set(trick)) != len(trick):
+            raise ValueError("a card appears twice in the current trick")
+        k[0] = len(trick)
+        for i in range(k[0]):
+            tsuit[i] = trick[i][0]
+            trank[i] = trick[i][1]
+        for i in range(hands.shape[0]):
+            code = layout_error(&hands[i, 0], leader[0], k[0], tsuit, trank)
+            if code != LAYOUT_OK:
+                raise ValueError(f"layout {i}: {LAYOUT_ERRORS[code]}")
+        return 0
+
+    def values_batch(self, const uint64_t[:, ::1] hands not None,
+                     signed char[:, ::1] out not None, trump_arg, leader_arg, trick=()):
+        """Solve many layouts of one position: for each row ``i`` of ``hands`` (masks N, E,
+        S, W of the cards still held), write in ``out[i, 13 * suit + rank - 2]`` the N-S
+        tricks among the tricks left (current one included) after the player to move plays
+        that card, for each of its legal cards; other entries are set to -1.  The same
+        answers as :meth:`groups` and :meth:`ns_tricks_after` layout by layout (each group
+        of equivalent cards searched once, the last value as the next guess), in one call
+        that holds the GIL only to check its arguments.
+
+        :param hands: a C-contiguous ``(n, 4)`` uint64 array.
+        :param out: a C-contiguous ``(n, 52)`` int8 array, written.
+        :returns: the number of searches run.
+        :raises TypeError: if the trump, the leader or a trick card's suit or rank is not an
+            integer, or an array is not of the type above.
+        :raises ValueError: for a bad trump, leader or trick card, ``out`` of the wrong
+            shape, or a layout that is not a position (its row named; nothing is loaded).
+        :raises RuntimeError: if another thread is searching on this engine.
+        :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
+            signal arrives during the search; ``out`` is then partly written."""
+        cdef int trump, leader, k, j, c, v, g, won, newpos, seat, aborted = 0, mover_ns
+        cdef int nm, multi, tl, pos, guess
+        cdef int tsuit[3]
+        cdef int trank[3]
+        cdef Py_ssize_t i, n = hands.shape[0]
+        cdef int64_t searches = 0
+        cdef uint16_t grp
+        cdef Move moves[MAX_MOVES]
+        cdef Ctx saved
+        self._batch_args(hands, trump_arg, leader_arg, trick, &trump, &leader, &k, tsuit,
+                         trank)
+        if out.shape[0] != n or out.shape[1] != 52:
+            raise ValueError(f"out must have shape ({n}, 52), got ({out.shape[0]}, "
+                             f"{out.shape[1]})")
+        if self.ctx.cancel:
+            raise KeyboardInterrupt("search cancelled (Engine.cancel)")
+        if n == 0:
+            return 0
+        self.busy = 1
+        try:
+            with nogil:
+                for i in range(n):
+                    for j in range(52):
+                        out[i, j] = -1
+                    self._load(&hands[i, 0], trump, leader, k, tsuit, trank)
+                    pos = self.pos
+                    seat = (leader + pos) & 3
+                    mover_ns = (seat & 1) == 0
+                    tl = self.ctx.tl
+                    memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+                    multi = 0
+                    nm = gen_moves(&self.ctx, pos, seat, moves, &multi)
+                    guess = -1
+                    for j in range(nm):
+                        newpos = play_card(&self.ctx, pos, moves[j].suit, moves[j].rank)
+                        won = self.ctx.ns_won
+                        self.ctx.ns_won = 0
+                        if self.ctx.tl == 0:
+                            v = won
+                        else:
+                            g = estimate_ns(&self.ctx, newpos) if guess < 0 else guess - won
+                            v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_value_v,
+                                              newpos, g, &aborted) + won
+                            searches += 1
+                        memcpy(&self.ctx, &saved,
+                               <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                        if aborted:
+                            break
+                        guess = v
+                        grp = moves[j].group
+                        c = 13 * moves[j].suit - 2
+                        while grp:
+                            out[i, c + dd_lowest(grp)] = v if mover_ns else tl - v
+                            grp &= grp - 1
+                    if aborted:
+                        break
+        finally:
+            self.busy = 0
+        self.has_position = 1
+        if aborted:
+            propagate_signal()
+        return searches
+
+    def losses_batch(self, const uint64_t[:, ::1] hands not None, signed char[::1] out not None,
+                     trump_arg, leader_arg, trick, suit_arg, rank_arg):
+        """Tricks a card loses in many layouts of one position: for each row ``i`` of
+        ``hands`` (masks N, E, S, W of the cards still held), write in ``out[i]`` how many
+        fewer tricks (among the tricks left, for the side to move) the player to move wins
+        double dummy by playing ``(suit, rank)`` than by its best card: 0 when the card is
+        as good as any.  Equal to the best of :meth:`groups`' values less the card's, but
+        searched as the card's value and then one zero-window search whether a better card
+        exists (a third, exact search only when one does); no search at all when every
+        legal card is equivalent.
+
+        :param hands: a C-contiguous ``(n, 4)`` uint64 array; the player to move must hold
+            the card in every layout, and may play it.
+        :param out: a C-contiguous ``(n,)`` int8 array, written.
+        :returns: the number of layouts that needed a search.
+        :raises TypeError, ValueError, RuntimeError, KeyboardInterrupt: as
+            :meth:`values_batch`; ValueError also for a card the player to move does not
+            hold or may not play in some layout."""
+        cdef int trump, leader, k, v, best, won, newpos, seat, aborted = 0, mover_ns, suit, rank
+        cdef int nm, multi, tl, pos, found, j, target
+        cdef int tsuit[3]
+        cdef int trank[3]
+        cdef Py_ssize_t i, n = hands.shape[0]
+        cdef int64_t searched = 0
+        cdef Move moves[MAX_MOVES]
+        cdef Ctx saved
+        self._batch_args(hands, trump_arg, leader_arg, trick, &trump, &leader, &k, tsuit,
+                         trank)
+        suit_arg = _int_arg(suit_arg, "suit")
+        rank_arg = _int_arg(rank_arg, "rank")
+        if not (0 <= suit_arg <= 3) or not (2 <= rank_arg <= 14):
+            raise ValueError(f"invalid card (suit {suit_arg}, rank {rank_arg})")
+        suit = suit_arg
+        rank = rank_arg
+        if out.shape[0] != n:
+            raise ValueError(f"out must have shape ({n},), got ({out.shape[0]},)")
+        seat = (leader + k) & 3
+        for i in range(n):
+            if not (hands[i, seat] >> (16 * suit + rank)) & 1:
+                raise ValueError(f"layout {i}: seat {seat} does not hold (suit {suit}, "
+                                 f"rank {rank})")
+            if k > 0 and suit != tsuit[0] and (hands[i, seat] >> (16 * tsuit[0])) & 0x7FFC:
+                raise ValueError(f"layout {i}: seat {seat} must follow suit {tsuit[0]}")
+        if self.ctx.cancel:
+            raise KeyboardInterrupt("search cancelled (Engine.cancel)")
+        if n == 0:
+            return 0
+        mover_ns = (seat & 1) == 0
+        self.busy = 1
+        try:
+            with nogil:
+                for i in range(n):
+                    out[i] = 0
+                    self._load(&hands[i, 0], trump, leader, k, tsuit, trank)
+                    pos = self.pos
+                    tl = self.ctx.tl
+                    memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
+                    multi = 0
+                    nm = gen_moves(&self.ctx, pos, seat, moves, &multi)
+                    if nm <= 1:
+                        continue
+                    searched += 1
+                    # the card's value (N-S tricks)
+                    newpos = play_card(&self.ctx, pos, suit, rank)
+                    won = self.ctx.ns_won
+                    self.ctx.ns_won = 0
+                    if self.ctx.tl == 0:
+                        v = won
+                    else:
+                        v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_value_v,
+                                          newpos, estimate_ns(&self.ctx, newpos),
+                                          &aborted) + won
+                    memcpy(&self.ctx, &saved,
+                           <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                    if aborted:
+                        break
+                    # a better card: N-S reach v + 1 (N-S to move), or E-W hold N-S to
+                    # v - 1 (E-W to move)
+                    target = v + 1 if mover_ns else v
+                    if target > tl:
+                        found = 0
+                    elif target <= 0:
+                        found = 1
+                    else:
+                        found = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_reach_v,
+                                              pos, target, &aborted)
+                        memcpy(&self.ctx, &saved,
+                               <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                        if aborted:
+                            break
+                    if mover_ns != found:
+                        continue              # N-S cannot beat v / E-W cannot hold below v
+                    best = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_value_v, pos,
+                                         v + 1 if mover_ns else v - 1, &aborted)
+                    memcpy(&self.ctx, &saved,
+                           <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                    if aborted:
+                        break
+                    out[i] = best - v if mover_ns else v - best
+        finally:
+            self.busy = 0
+        self.has_position = 1
+        if aborted:
+            propagate_signal()
+        return searched
 
     def groups(self):
         """Legal moves of the player to move as ``(suit, rank, group_mask)``, one per group

@@ -1,0 +1,229 @@
+"""Tests of the batch solves (Solver.solve_layouts, Solver.card_losses): the answers of DDS
+2.9.0 on the reference positions, the same answers as Solver.solve layout by layout on
+Monte Carlo style batches (two hands redealt), threads, and bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ddsolver.cards import Card, Strain
+from ddsolver.deal import random_deal
+from ddsolver.errors import InvalidNotationError
+from ddsolver.play import Position
+from ddsolver.solver import Solver
+from ddsolver.table import Seat
+
+DATA = Path(__file__).parent / "data"
+POSITIONS = [json.loads(line) for line in (DATA / "solve_positions.jsonl").open()]
+
+
+def _reference_position(p) -> Position:
+    return Position.from_remaining(p["remaining_pbn"], Strain.from_str(p["trump"]),
+                                   Seat.from_str(p["leader"]), p["current_trick"])
+
+
+def _expected_row(values) -> np.ndarray:
+    row = np.full(52, -1, dtype=np.int8)
+    for card, v in values.items():
+        row[card.index] = v
+    return row
+
+
+def _batch(rng: random.Random, pos: Position, n: int):
+    """``n`` layouts of ``pos`` with the cards of two random seats redealt between them
+    (only layouts where the trick in progress stays legal)."""
+    masks = list(pos.masks())
+    out = []
+    while len(out) < n:
+        a, b = rng.sample(range(4), 2)
+        pool = [x for x in range(64) if (masks[a] | masks[b]) >> x & 1]
+        rng.shuffle(pool)
+        k = bin(masks[a]).count("1")
+        m = list(masks)
+        m[a] = sum(1 << x for x in pool[:k])
+        m[b] = sum(1 << x for x in pool[k:])
+        try:
+            Position.from_remaining(m, pos.trump, pos.leader, pos.trick_cards)
+        except Exception:
+            continue
+        out.append(m)
+    return out
+
+
+def _random_position(rng: random.Random) -> Position:
+    pos = Position(random_deal(rng), rng.randrange(5), Seat(rng.randrange(4)))
+    for _ in range(rng.randrange(0, 44)):
+        pos.play(rng.choice(pos.legal_cards))
+    return pos
+
+
+def test_solve_layouts_matches_dds_reference_positions():
+    solver = Solver()
+    for p in POSITIONS:
+        pos = _reference_position(p)
+        out = solver.solve_layouts([pos.masks()], pos.trump, pos.leader, pos.trick_cards)
+        expected = {Card.from_str(c): v for c, v in p["results"].items()}
+        assert out.shape == (1, 52) and out.dtype == np.int8
+        assert (out[0] == _expected_row(expected)).all(), p["id"]
+
+
+def test_solve_layouts_equals_solve_layout_by_layout():
+    rng = random.Random(20261202)
+    batch_solver, single = Solver(), Solver()
+    checked = 0
+    for _ in range(40):
+        pos = _random_position(rng)
+        layouts = _batch(rng, pos, 6)
+        out = batch_solver.solve_layouts(layouts, pos.trump, pos.leader, pos.trick_cards)
+        for i, m in enumerate(layouts):
+            values = single.solve(Position.from_remaining(m, pos.trump, pos.leader,
+                                                          pos.trick_cards))
+            assert (out[i] == _expected_row(values)).all()
+            checked += 1
+    assert checked == 240
+
+
+def test_card_losses_equal_best_minus_card():
+    rng = random.Random(7)
+    batch_solver, single = Solver(), Solver()
+    nonzero = 0
+    for _ in range(40):
+        pos = _random_position(rng)
+        layouts = _batch(rng, pos, 6)
+        sols = [single.solve(Position.from_remaining(m, pos.trump, pos.leader,
+                                                     pos.trick_cards)) for m in layouts]
+        common = set(sols[0]).intersection(*sols[1:])
+        for card in sorted(common):
+            lost = batch_solver.card_losses(layouts, pos.trump, pos.leader, pos.trick_cards,
+                                            card)
+            expected = [max(v.values()) - v[card] for v in sols]
+            assert lost.tolist() == expected
+            nonzero += sum(1 for x in expected if x)
+    assert nonzero > 20          # the cases where a card loses tricks were exercised
+
+
+def test_batches_in_two_threads_give_the_same_answers():
+    rng = random.Random(11)
+    jobs = []
+    for _ in range(8):
+        pos = _random_position(rng)
+        jobs.append((pos, _batch(rng, pos, 5)))
+    reference = [Solver().solve_layouts(m, p.trump, p.leader, p.trick_cards) for p, m in jobs]
+    solvers = [Solver(), Solver()]
+
+    def run(j):
+        pos, layouts = jobs[j]
+        return solvers[j % 2].solve_layouts(layouts, pos.trump, pos.leader, pos.trick_cards)
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(run, range(len(jobs))))
+    for got, want in zip(results, reference):
+        assert (got == want).all()
+
+
+def test_empty_batch():
+    deal = random_deal(random.Random(1))
+    out = Solver().solve_layouts(np.zeros((0, 4), dtype=np.uint64), "S", "W")
+    assert out.shape == (0, 52)
+    lost = Solver().card_losses(np.zeros((0, 4), dtype=np.uint64), "S", "W", (),
+                                sorted(deal[Seat.WEST].cards)[0])
+    assert lost.shape == (0,)
+
+
+def _masks():
+    return list(random_deal(random.Random(3)).masks())
+
+
+@pytest.mark.parametrize("layouts, error, words", [
+    ([[1.0, 2.0, 3.0, 4.0]], TypeError, "integer"),
+    ([["a", "b", "c", "d"]], TypeError, "integer"),
+    ([[1, 2, 3]], ValueError, "shape"),
+    ([1, 2, 3, 4], ValueError, "shape"),
+    ([[-1, 0, 0, 0]], ValueError, "negative"),
+])
+def test_bad_layout_arrays(layouts, error, words):
+    with pytest.raises(error, match=words):
+        Solver().solve_layouts(layouts, "NT", "N")
+
+
+def test_bad_layouts_name_the_row():
+    m = _masks()
+    good = list(m)
+    shared = list(m)
+    shared[1] |= m[0] & -m[0]                   # East also holds North's lowest card
+    with pytest.raises(ValueError, match="layout 1: two seats hold the same card"):
+        Solver().solve_layouts([good, shared], "NT", "W")
+    outside = list(m)
+    outside[2] |= 1                              # bit 0 is no card
+    with pytest.raises(ValueError, match="layout 0: .*outside the card ranks"):
+        Solver().solve_layouts([outside], "NT", "W")
+    short = list(m)
+    short[3] &= short[3] - 1                     # West one card short
+    with pytest.raises(ValueError, match="hand sizes"):
+        Solver().solve_layouts([short], "NT", "W")
+
+
+def test_bad_trick_and_strain():
+    m = _masks()
+    lead = sorted(random_deal(random.Random(3))[Seat.WEST].cards)[0]
+    with pytest.raises(ValueError, match="also held"):
+        Solver().solve_layouts([m], "NT", "W", [lead])          # West still holds it
+    with pytest.raises(TypeError, match="Card"):
+        Solver().solve_layouts([m], "NT", "W", ["SA"])
+    with pytest.raises(InvalidNotationError):
+        Solver().solve_layouts([m], "X", "W")
+    with pytest.raises(InvalidNotationError):
+        Solver().solve_layouts([m], "NT", "Q")
+
+
+def test_card_losses_refuses_a_card_not_held_or_not_playable():
+    deal = random_deal(random.Random(3))
+    m = list(deal.masks())
+    north_card = sorted(deal[Seat.NORTH].cards)[0]
+    with pytest.raises(ValueError, match="does not hold"):
+        Solver().card_losses([m], "NT", "W", (), north_card)     # West is on lead
+    with pytest.raises(TypeError, match="Card"):
+        Solver().card_losses([m], "NT", "W", (), "SA")
+    # West leads a suit; North (next) plays a card of another suit while holding the suit
+    lead = sorted(deal[Seat.WEST].cards)[0]
+    m[3] &= ~lead.bit
+    other = next(c for c in deal[Seat.NORTH].cards if c.suit != lead.suit)
+    assert any(c.suit == lead.suit for c in deal[Seat.NORTH].cards)
+    with pytest.raises(ValueError, match="must follow"):
+        Solver().card_losses([m], "NT", "W", [lead], other)
+
+
+def test_engine_batch_refuses_bad_buffers():
+    from ddsolver._search import Engine
+    engine = Engine()
+    hands = np.array([_masks()], dtype=np.uint64)
+    with pytest.raises(ValueError, match="shape"):
+        engine.values_batch(hands, np.empty((1, 51), dtype=np.int8), 4, 3)
+    with pytest.raises(ValueError, match="shape"):
+        engine.values_batch(hands, np.empty((2, 52), dtype=np.int8), 4, 3)
+    with pytest.raises((TypeError, ValueError)):
+        engine.values_batch(hands.astype(np.int64), np.empty((1, 52), dtype=np.int8), 4, 3)
+    with pytest.raises((TypeError, ValueError)):
+        engine.values_batch(hands, np.empty((1, 52), dtype=np.int16), 4, 3)
+    with pytest.raises((TypeError, ValueError)):
+        engine.values_batch(np.asfortranarray(np.repeat(hands, 2, axis=0)),
+                            np.empty((2, 52), np.int8), 4, 3)
+    with pytest.raises(TypeError):
+        engine.values_batch(None, np.empty((1, 52), dtype=np.int8), 4, 3)
+    with pytest.raises(ValueError, match="trump"):
+        engine.values_batch(hands, np.empty((1, 52), dtype=np.int8), 5, 3)
+    with pytest.raises(ValueError, match="out must"):
+        engine.losses_batch(hands, np.empty(2, dtype=np.int8), 4, 3, (), 0, 2)
+    engine.cancel()
+    with pytest.raises(KeyboardInterrupt):
+        engine.values_batch(hands, np.empty((1, 52), dtype=np.int8), 4, 3)
+    engine.clear_cancel()
+    out = np.empty((1, 52), dtype=np.int8)
+    assert engine.values_batch(hands, out, 4, 3) >= 1
+    assert (out >= -1).all() and (out <= 13).all() and (out >= 0).sum() == 13
