@@ -593,6 +593,9 @@ def main(argv=None) -> int:
     r.add_argument("--threads", type=int, default=None)
     r.add_argument("--tag", default="", help="suffix for the player names in the rows "
                    "(to keep runs of different code apart)")
+    r.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a PlaySettings field of every computer (e.g. "
+                   "samples=200, early_stop=4.0); repeatable; use with --tag")
     r.add_argument("--out", required=True)
     r.add_argument("--quiet", action="store_true")
     r.add_argument("--no-budget", action="store_true",
@@ -637,6 +640,14 @@ def main(argv=None) -> int:
         if args.deals < 0 or args.start < 0:
             ap.error("--deals and --start must be >= 0")
         UNTIMED["untimed"] = args.no_budget
+        for item in args.set:
+            name, sep, value = item.partition("=")
+            if not sep or name not in PlaySettings.__dataclass_fields__:
+                ap.error(f"--set needs NAME=VALUE with a PlaySettings field, got {item!r}")
+            try:
+                _OVERRIDES[name] = json.loads(value)
+            except ValueError:
+                _OVERRIDES[name] = value
         run(args.seed, args.start, args.deals, tests, names, args.out, args.threads,
             progress=not args.quiet, tag=args.tag)
         return 0
