@@ -40,8 +40,11 @@ constraints by simple rejection).
 The results file takes one JSON line per finished deal (appended and flushed at once); a run
 skips the rows already there, so an interrupted run is resumed by running it again.
 
-Seeds: tuning on seed 2025.  Seed **90417** is the validation seed: chosen before any tuning
-and run only once the players are final.
+Seeds: tuning on seed 2025.  Seed **90417** is the first validation seed: chosen before any
+tuning and run once the players were final (third session of 2026-12-02, code of
+2344ef7).  Seed **424242** is the second validation seed, chosen on 2026-12-02 (fourth
+session) before the batch solves were measured and never used for tuning: it validates
+the players after that session's changes.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ from ddsolver.table import Seat, Vulnerability, board_dealer, board_vulnerabilit
 
 TUNING_SEED = 2025
 VALIDATION_SEED = 90417
+VALIDATION_SEED_2 = 424242
 
 #: The two baselines of issue 20, as settings of the same card player.
 BASELINES = {
