@@ -73,31 +73,33 @@ def test_solve_layouts_matches_dds_reference_positions():
         assert (out[0] == _expected_row(expected)).all(), p["id"]
 
 
-def test_solve_layouts_equals_solve_layout_by_layout():
-    rng = random.Random(20261202)
-    batch_solver, single = Solver(), Solver()
-    checked = 0
-    for _ in range(40):
+def _cases(seed: int, count: int = 40):
+    """``count`` random positions, each with 6 layouts and their values by Solver.solve."""
+    rng = random.Random(seed)
+    single = Solver()
+    for _ in range(count):
         pos = _random_position(rng)
         layouts = _batch(rng, pos, 6)
+        values = [single.solve(Position.from_remaining(m, pos.trump, pos.leader,
+                                                       pos.trick_cards)) for m in layouts]
+        yield pos, layouts, values
+
+
+def test_solve_layouts_equals_solve_layout_by_layout():
+    batch_solver = Solver()
+    checked = 0
+    for pos, layouts, values in _cases(20261202):
         out = batch_solver.solve_layouts(layouts, pos.trump, pos.leader, pos.trick_cards)
-        for i, m in enumerate(layouts):
-            values = single.solve(Position.from_remaining(m, pos.trump, pos.leader,
-                                                          pos.trick_cards))
-            assert (out[i] == _expected_row(values)).all()
+        for row, v in zip(out, values):
+            assert (row == _expected_row(v)).all()
             checked += 1
     assert checked == 240
 
 
 def test_card_losses_equal_best_minus_card():
-    rng = random.Random(7)
-    batch_solver, single = Solver(), Solver()
+    batch_solver = Solver()
     nonzero = 0
-    for _ in range(40):
-        pos = _random_position(rng)
-        layouts = _batch(rng, pos, 6)
-        sols = [single.solve(Position.from_remaining(m, pos.trump, pos.leader,
-                                                     pos.trick_cards)) for m in layouts]
+    for pos, layouts, sols in _cases(7):
         common = set(sols[0]).intersection(*sols[1:])
         for card in sorted(common):
             lost = batch_solver.card_losses(layouts, pos.trump, pos.leader, pos.trick_cards,
