@@ -229,3 +229,10 @@ def test_engine_batch_refuses_bad_buffers():
     out = np.empty((1, 52), dtype=np.int8)
     assert engine.values_batch(hands, out, 4, 3) >= 1
     assert (out >= -1).all() and (out <= 13).all() and (out >= 0).sum() == 13
+
+
+def test_read_only_layouts_are_accepted():
+    hands = np.array([_masks()], dtype=np.uint64)
+    hands.setflags(write=False)
+    out = Solver().solve_layouts(hands, "NT", "W")
+    assert (out >= 0).sum() == 13

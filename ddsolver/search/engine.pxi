@@ -504,12 +504,16 @@ cdef class Engine:
         return self._search(&saved, ns_value_v, newpos, g) + won
 
 
-    cdef int _batch_args(self, const uint64_t[:, ::1] hands, trump_arg, leader_arg, trick,
-                         int* trump, int* leader, int* k, int* tsuit, int* trank) except -1:
+    cdef uint64_t* _batch_args(self, const uint64_t[:, ::1] hands, trump_arg, leader_arg,
+                               trick, int* trump, int* leader, int* k, int* tsuit,
+                               int* trank) except NULL:
         """Check the arguments shared by :meth:`values_batch` and :meth:`losses_batch`
-        (every layout included) before anything is loaded."""
-        cdef Py_ssize_t i
+        (every layout included) before anything is loaded; return a private copy of the
+        layouts (malloc'd, the caller frees it), checked and then searched: another thread
+        changing the caller's array while the GIL is released cannot reach the search."""
+        cdef Py_ssize_t i, n = hands.shape[0]
         cdef int code
+        cdef uint64_t* copy
         self._check_idle()
         if hands.shape[1] != 4:
             raise ValueError(f"layouts need 4 masks each (N, E, S, W), got {hands.shape[1]}")
@@ -536,11 +540,17 @@ cdef class Engine:
         for i in range(k[0]):
             tsuit[i] = trick[i][0]
             trank[i] = trick[i][1]
-        for i in range(hands.shape[0]):
-            code = layout_error(&hands[i, 0], leader[0], k[0], tsuit, trank)
+        copy = <uint64_t*>malloc(sizeof(uint64_t) * 4 * (n if n > 0 else 1))
+        if copy == NULL:
+            raise MemoryError(f"cannot copy {n} layouts")
+        if n > 0:
+            memcpy(copy, &hands[0, 0], sizeof(uint64_t) * 4 * n)
+        for i in range(n):
+            code = layout_error(&copy[4 * i], leader[0], k[0], tsuit, trank)
             if code != LAYOUT_OK:
+                free(copy)
                 raise ValueError(f"layout {i}: {LAYOUT_ERRORS[code]}")
-        return 0
+        return copy
 
     def values_batch(self, const uint64_t[:, ::1] hands not None,
                      signed char[:, ::1] out not None, trump_arg, leader_arg, trick=()):
@@ -571,22 +581,22 @@ cdef class Engine:
         cdef uint16_t grp
         cdef Move moves[MAX_MOVES]
         cdef Ctx saved
-        self._batch_args(hands, trump_arg, leader_arg, trick, &trump, &leader, &k, tsuit,
-                         trank)
+        cdef uint64_t* h
         if out.shape[0] != n or out.shape[1] != 52:
             raise ValueError(f"out must have shape ({n}, 52), got ({out.shape[0]}, "
                              f"{out.shape[1]})")
+        h = self._batch_args(hands, trump_arg, leader_arg, trick, &trump, &leader, &k, tsuit,
+                             trank)
         if self.ctx.cancel:
+            free(h)
             raise KeyboardInterrupt("search cancelled (Engine.cancel)")
-        if n == 0:
-            return 0
         self.busy = 1
         try:
             with nogil:
                 for i in range(n):
                     for j in range(52):
                         out[i, j] = -1
-                    self._load(&hands[i, 0], trump, leader, k, tsuit, trank)
+                    self._load(&h[4 * i], trump, leader, k, tsuit, trank)
                     pos = self.pos
                     seat = (leader + pos) & 3
                     mover_ns = (seat & 1) == 0
@@ -620,7 +630,9 @@ cdef class Engine:
                         break
         finally:
             self.busy = 0
-        self.has_position = 1
+            free(h)
+        if n > 0:
+            self.has_position = 1
         if aborted:
             propagate_signal()
         return searches
@@ -651,8 +663,7 @@ cdef class Engine:
         cdef int64_t searched = 0
         cdef Move moves[MAX_MOVES]
         cdef Ctx saved
-        self._batch_args(hands, trump_arg, leader_arg, trick, &trump, &leader, &k, tsuit,
-                         trank)
+        cdef uint64_t* h
         suit_arg = _int_arg(suit_arg, "suit")
         rank_arg = _int_arg(rank_arg, "rank")
         if not (0 <= suit_arg <= 3) or not (2 <= rank_arg <= 14):
@@ -661,24 +672,28 @@ cdef class Engine:
         rank = rank_arg
         if out.shape[0] != n:
             raise ValueError(f"out must have shape ({n},), got ({out.shape[0]},)")
+        h = self._batch_args(hands, trump_arg, leader_arg, trick, &trump, &leader, &k, tsuit,
+                             trank)
         seat = (leader + k) & 3
-        for i in range(n):
-            if not (hands[i, seat] >> (16 * suit + rank)) & 1:
-                raise ValueError(f"layout {i}: seat {seat} does not hold (suit {suit}, "
-                                 f"rank {rank})")
-            if k > 0 and suit != tsuit[0] and (hands[i, seat] >> (16 * tsuit[0])) & 0x7FFC:
-                raise ValueError(f"layout {i}: seat {seat} must follow suit {tsuit[0]}")
-        if self.ctx.cancel:
-            raise KeyboardInterrupt("search cancelled (Engine.cancel)")
-        if n == 0:
-            return 0
+        try:
+            for i in range(n):
+                if not (h[4 * i + seat] >> (16 * suit + rank)) & 1:
+                    raise ValueError(f"layout {i}: seat {seat} does not hold (suit {suit}, "
+                                     f"rank {rank})")
+                if k > 0 and suit != tsuit[0] and (h[4 * i + seat] >> (16 * tsuit[0])) & 0x7FFC:
+                    raise ValueError(f"layout {i}: seat {seat} must follow suit {tsuit[0]}")
+            if self.ctx.cancel:
+                raise KeyboardInterrupt("search cancelled (Engine.cancel)")
+        except BaseException:
+            free(h)
+            raise
         mover_ns = (seat & 1) == 0
         self.busy = 1
         try:
             with nogil:
                 for i in range(n):
                     out[i] = 0
-                    self._load(&hands[i, 0], trump, leader, k, tsuit, trank)
+                    self._load(&h[4 * i], trump, leader, k, tsuit, trank)
                     pos = self.pos
                     tl = self.ctx.tl
                     memcpy(&saved, &self.ctx, sizeof(Ctx) - sizeof(TT))
@@ -726,7 +741,9 @@ cdef class Engine:
                     out[i] = best - v if mover_ns else v - best
         finally:
             self.busy = 0
-        self.has_position = 1
+            free(h)
+        if n > 0:
+            self.has_position = 1
         if aborted:
             propagate_signal()
         return searched
