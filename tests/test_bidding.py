@@ -735,6 +735,27 @@ def test_five_card_major_after_opener_2nt_rebid(sa):
     assert choose(sa, "T85432.T5.AK8.92", calls) == "4S"
 
 
+def test_five_card_major_after_opener_new_suit_at_one_level(sa):
+    # 1C-1H-1S: responder's five hearts with game values bid 3H, game forcing, instead of
+    # 3NT; opener chooses 4H with three (deal 143 of seed 7: 3NT made 10 tricks, 4H 12)
+    calls = ["1C", "Pass", "1H", "Pass", "1S", "Pass"]
+    hand = "QT5.AQJ95.KJ95.T"
+    assert choose(sa, hand, calls, dealer="S") == "3H"
+    exp = sa.explain(Auction("S", calls), "3H")
+    assert "Five-card major, game forcing" in exp.rules and exp.forcing.is_forcing
+    assert exp.constraints.satisfied_by(Hand.from_pbn(hand))
+    assert choose(sa, "AK84.KT2.AT2.632", calls + ["3H", "Pass"], dealer="S") == "4H"
+    assert choose(sa, "AK84.K2.AT2.6532", calls + ["3H", "Pass"], dealer="S") == "3NT"
+    # with four spades responder raises spades instead
+    assert choose(sa, "KJ83.AQJ95.K95.T", calls, dealer="S") != "3H"
+    # 3H is also the invitational rebid of six hearts: over opener's 3NT (a doubleton) the
+    # six-card hand bids 4H
+    after = calls + ["3H", "Pass", "3NT", "Pass"]
+    assert choose(sa, "QT6.AJ8642.JT6.5", after, dealer="S") == "4H"
+    exp = sa.explain(Auction("S", after), "4H")
+    assert exp.constraints.satisfied_by(Hand.from_pbn("QT6.AJ8642.JT6.5"))
+
+
 def test_opener_raises_two_hearts_with_three(sa):
     # 1S-2H promises five hearts: three-card support is a fit (deal 551 of seed 8)
     calls = ["1S", "Pass", "2H", "Pass"]

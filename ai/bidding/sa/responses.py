@@ -165,6 +165,26 @@ RESPONSES += [
     rule("Chooses notrump", p, "3NT", {"y": (0, 2)}, "no fit", priority=700),
 ]
 
+# -- responder's five-card major after opener's new suit at the one level (11-18) -----------
+p = "1x P 1y P 1z P"
+RESPONSES += [
+    rule("Five-card major, game forcing", p, "3y", {"hcp": (10, 17), "y": (5, 5), "z": (0, 3)},
+         "asks opener to choose 3NT or four of the major", forcing=GF, priority=460,
+         group="always", where=lambda ctx, b, call: b["y"] in (H, S), judge=_game_values),
+]
+p = "1x P 1y P 1z P 3y P"
+RESPONSES += [
+    rule("Chooses the major", p, "4y", {"y": 3}, "three-card support", priority=710),
+    rule("Chooses notrump", p, "3NT", {"y": (0, 2)}, "no fit", priority=700),
+]
+# 3y is also the generic invitational rebid of six cards: over 3NT (a doubleton) the six-card
+# hand has the fit
+p = "1x P 1y P 1z P 3y P 3NT P"
+RESPONSES += [
+    rule("Major game", p, "4y", {"y": 6}, "six or more cards, to play", priority=700,
+         group="always", where=lambda ctx, b, call: call.strain in (H, S)),
+]
+
 
 # -- responder's rebid after opener's 1NT rebid (11-14 balanced) --------------------------
 def _major_y(ctx, b, call):
