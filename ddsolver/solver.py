@@ -140,22 +140,37 @@ def _trick_pairs(position: Position):
 
 def _layout_args(layouts, trump, leader, trick):
     """The arguments of :meth:`Solver.solve_layouts` as the engine takes them."""
-    raw = np.asarray(layouts)
-    if raw.dtype.kind not in "iu":
-        raise TypeError(f"layouts must be integer card-set masks, got {raw.dtype} values")
-    if raw.ndim != 2 or raw.shape[1] != 4:
-        raise ValueError(f"layouts must have shape (n, 4) (masks N, E, S, W), got "
-                         f"{raw.shape}")
-    if raw.dtype.kind == "i" and raw.size and raw.min() < 0:
-        raise ValueError("a card-set mask cannot be negative")
+    if isinstance(layouts, np.ndarray):
+        raw = layouts
+        if raw.ndim != 2 or raw.shape[1] != 4:
+            raise ValueError(f"layouts must have shape (n, 4) (masks N, E, S, W), got "
+                             f"{raw.shape}")
+        if raw.dtype.kind not in "iu":
+            raise TypeError(f"layouts must be integer card-set masks, got {raw.dtype} values")
+        if raw.dtype.kind == "i" and raw.size and raw.min() < 0:
+            raise ValueError("a card-set mask cannot be negative")
+    else:
+        try:
+            raw = np.array(layouts, dtype=object)
+        except ValueError:
+            raise ValueError("layouts must be rows of 4 masks (N, E, S, W) each") from None
+        if raw.ndim != 2 or raw.shape[1] != 4:
+            raise ValueError(f"layouts must have shape (n, 4) (masks N, E, S, W), got "
+                             f"{raw.shape}")
+        for x in raw.flat:
+            if not _is_integer(x):
+                raise TypeError(f"layouts must be integer card-set masks, got {x!r}")
+            if not 0 <= x < 1 << 64:
+                raise ValueError(f"a card-set mask is a 64-bit unsigned integer, got {x!r}")
     hands = np.ascontiguousarray(raw, dtype=np.uint64)
+    if isinstance(trick, (str, bytes)) or not isinstance(trick, abc.Iterable):
+        raise TypeError(f"trick must be a sequence of Cards, got {type(trick).__name__}")
     pairs = []
     for c in trick:
         if not isinstance(c, Card):
             raise TypeError(f"trick cards must be Cards, got {type(c).__name__}")
         pairs.append((int(c.suit), int(c.rank)))
     return hands, int(Strain.coerce(trump)), int(Seat.coerce(leader)), pairs
-
 
 class Solver:
     """A double-dummy solver owning one transposition table.
@@ -267,18 +282,20 @@ class Solver:
         (the Monte Carlo samples of one decision), in one call that releases the GIL for the
         whole batch, so that threads with a Solver each solve side by side.
 
-        :param layouts: ``(n, 4)`` integers: per layout, the card-set masks (bit
-            ``16 * suit + rank``, :attr:`Card.bit`) of the cards N, E, S and W still hold
-            (not those already played to the current trick).
+        :param layouts: ``(n, 4)`` integers: per layout, the card-set masks of the cards N,
+            E, S and W still hold (not those already played to the current trick): a
+            card's bit is ``1 << (16 * suit + rank)``, its :attr:`Card.bit`, and a hand's
+            mask the sum of its cards' bits (``Deal.masks()``, ``Position.masks()``).
         :param trump: the strain (a :class:`Strain`, letter or 0..4).
         :param leader: the seat that led (or leads) to the current trick.
         :param trick: the cards already played to the current trick, the leader's first.
         :returns: an ``(n, 52)`` ``int8`` array: at ``[i, card.index]`` the tricks the side
             to move wins among the tricks not yet completed (current one included) if it
             plays ``card`` in layout ``i`` (as :meth:`solve`), -1 for cards it may not play.
-        :raises TypeError: if ``layouts`` are not integers, or a trick card not a Card.
-        :raises ValueError: for another shape, a negative mask, or a layout that is not a
-            position with this trick (its row named).
+        :raises TypeError: if ``layouts`` are not integers, ``trick`` not a sequence of
+            Cards.
+        :raises ValueError: for another shape, a mask outside 0..2**64-1, or a layout that
+            is not a position with this trick (its row named).
         :raises InvalidNotationError: for a bad ``trump`` or ``leader``.
         """
         hands, trump_i, leader_i, pairs = _layout_args(layouts, trump, leader, trick)

@@ -147,7 +147,8 @@ def _masks():
     ([["a", "b", "c", "d"]], TypeError, "integer"),
     ([[1, 2, 3]], ValueError, "shape"),
     ([1, 2, 3, 4], ValueError, "shape"),
-    ([[-1, 0, 0, 0]], ValueError, "negative"),
+    ([[-1, 0, 0, 0]], ValueError, "64-bit"),
+    (np.array([[-1, 0, 0, 0]]), ValueError, "negative"),
 ])
 def test_bad_layout_arrays(layouts, error, words):
     with pytest.raises(error, match=words):
@@ -236,3 +237,74 @@ def test_read_only_layouts_are_accepted():
     hands.setflags(write=False)
     out = Solver().solve_layouts(hands, "NT", "W")
     assert (out >= 0).sum() == 13
+
+
+RACE_SCRIPT = r"""
+import random, sys, threading, time
+import numpy as np
+from ddsolver.deal import random_deal
+from ddsolver._search import Engine
+
+class Slow:
+    # an argument whose conversion runs Python code (and lets other threads run)
+    def __index__(self):
+        time.sleep(0.3)
+        return 4
+
+hands = np.array([random_deal(random.Random(5)).masks()] * 30, dtype=np.uint64)
+reference = np.empty((30, 52), np.int8)
+Engine().values_batch(hands, reference, 4, 0)
+engine = Engine()
+outcomes = []
+
+def batch():
+    out = np.empty((30, 52), np.int8)
+    try:
+        engine.values_batch(hands, out, Slow(), 0)
+        outcomes.append("ok" if (out == reference).all() else "WRONG")
+    except RuntimeError:
+        outcomes.append("busy")
+
+def load():
+    time.sleep(0.35)
+    try:
+        engine.set_position(list(map(int, hands[0])), Slow(), 1)
+        outcomes.append("loaded")
+    except RuntimeError:
+        outcomes.append("busy")
+
+threads = [threading.Thread(target=f) for f in (batch, batch, load)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(sorted(outcomes))
+"""
+
+
+def test_engine_refuses_a_second_search_started_during_argument_conversion():
+    """A trump whose __index__ sleeps lets another thread in between the engine's checks
+    and its search: the engine must refuse the second search (RuntimeError), not run two
+    searches on one context (this crashed the interpreter before the idle check moved
+    after the conversions)."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", RACE_SCRIPT], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    outcomes = eval(done.stdout.strip().splitlines()[-1])
+    assert "WRONG" not in outcomes and len(outcomes) == 3
+    assert outcomes.count("ok") >= 1
+
+
+def test_layouts_as_python_lists_get_clear_errors():
+    with pytest.raises(ValueError, match="shape"):
+        Solver().solve_layouts([], "NT", "N")
+    with pytest.raises(ValueError, match="64-bit"):
+        Solver().solve_layouts([[1 << 15, 1 << 31, 1 << 47, 1 << 64]], "NT", "N")
+    with pytest.raises(ValueError, match="rows of 4|shape"):
+        Solver().solve_layouts([[1, 2, 3, 4], [1, 2]], "NT", "N")
+    with pytest.raises(TypeError, match="integer"):
+        Solver().solve_layouts([[1, 2, 3, True]], "NT", "N")
+    with pytest.raises(TypeError, match="sequence of Cards"):
+        Solver().solve_layouts([_masks()], "NT", "W", None)

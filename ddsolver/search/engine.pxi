@@ -327,6 +327,9 @@ cdef class Engine:
         for i in range(k):
             c_suit[i] = trick[i][0]
             c_rank[i] = trick[i][1]
+        # idle checked here, after every conversion: an argument's __index__ or __iter__ is
+        # Python code, during which another thread could start a search on this engine
+        self._check_idle()
         self._load(c_hands, trump, leader, k, c_suit, c_rank)
 
     cdef void _load(self, const uint64_t* hands, int trump, int leader, int k,
@@ -514,7 +517,6 @@ cdef class Engine:
         cdef Py_ssize_t i, n = hands.shape[0]
         cdef int code
         cdef uint64_t* copy
-        self._check_idle()
         if hands.shape[1] != 4:
             raise ValueError(f"layouts need 4 masks each (N, E, S, W), got {hands.shape[1]}")
         trump_arg = _int_arg(trump_arg, "trump")
@@ -555,9 +557,10 @@ cdef class Engine:
     def values_batch(self, const uint64_t[:, ::1] hands not None,
                      signed char[:, ::1] out not None, trump_arg, leader_arg, trick=()):
         """Solve many layouts of one position: for each row ``i`` of ``hands`` (masks N, E,
-        S, W of the cards still held), write in ``out[i, 13 * suit + rank - 2]`` the N-S
-        tricks among the tricks left (current one included) after the player to move plays
-        that card, for each of its legal cards; other entries are set to -1.  The same
+        S, W of the cards still held), write in ``out[i, 13 * suit + rank - 2]`` the tricks
+        **the side to move** wins among the tricks left (current one included) after the
+        player to move plays that card, for each of its legal cards; other entries are set
+        to -1.  The same
         answers as :meth:`groups` and :meth:`ns_tricks_after` layout by layout (each group
         of equivalent cards searched once, the last value as the next guess), in one call
         that holds the GIL only to check its arguments.
@@ -566,7 +569,9 @@ cdef class Engine:
         :param out: a C-contiguous ``(n, 52)`` int8 array, written.
         :returns: the number of searches run.
         :raises TypeError: if the trump, the leader or a trick card's suit or rank is not an
-            integer, or an array is not of the type above.
+            integer.
+        :raises TypeError, ValueError: (Cython's buffer checks) if an array is not of the
+            type, the order or the writability above.
         :raises ValueError: for a bad trump, leader or trick card, ``out`` of the wrong
             shape, or a layout that is not a position (its row named; nothing is loaded).
         :raises RuntimeError: if another thread is searching on this engine.
@@ -587,9 +592,12 @@ cdef class Engine:
                              f"{out.shape[1]})")
         h = self._batch_args(hands, trump_arg, leader_arg, trick, &trump, &leader, &k, tsuit,
                              trank)
-        if self.ctx.cancel:
+        if self.ctx.cancel or self.busy:
             free(h)
+            self._check_idle()
             raise KeyboardInterrupt("search cancelled (Engine.cancel)")
+        # no Python code between the idle check and the claim: another thread cannot
+        # start a search on this engine in between
         self.busy = 1
         try:
             with nogil:
@@ -682,12 +690,14 @@ cdef class Engine:
                                      f"rank {rank})")
                 if k > 0 and suit != tsuit[0] and (h[4 * i + seat] >> (16 * tsuit[0])) & 0x7FFC:
                     raise ValueError(f"layout {i}: seat {seat} must follow suit {tsuit[0]}")
+            self._check_idle()
             if self.ctx.cancel:
                 raise KeyboardInterrupt("search cancelled (Engine.cancel)")
         except BaseException:
             free(h)
             raise
         mover_ns = (seat & 1) == 0
+        # no Python code between the idle check and the claim (see values_batch)
         self.busy = 1
         try:
             with nogil:
