@@ -153,30 +153,25 @@ def _game_values(hand, ctx, b):
     return _tp_game()(hand, ctx, b)
 
 
-p = "1x P 1y P 2NT P"
-RESPONSES += [
-    rule("Five-card major, game forcing", p, "3y", {"hcp": (7, 13), "y": (5, 5)},
-         "asks opener to choose 3NT or four of the major", forcing=GF, priority=460,
-         group="always", where=lambda ctx, b, call: b["y"] in (H, S), judge=_game_values),
-]
-p = "1x P 1y P 2NT P 3y P"
-RESPONSES += [
-    rule("Chooses the major", p, "4y", {"y": 3}, "three-card support", priority=710),
-    rule("Chooses notrump", p, "3NT", {"y": (0, 2)}, "no fit", priority=700),
-]
+def _five_card_major_forcing(prefix: str, hcp: tuple, **more) -> list:
+    """Responder's 3 of the major with five cards and game values after opener's rebid
+    ``prefix`` (opener then chooses: four of the major with three, else 3NT)."""
+    return [
+        rule("Five-card major, game forcing", prefix, "3y", {"hcp": hcp, "y": (5, 5), **more},
+             "asks opener to choose 3NT or four of the major", forcing=GF, priority=460,
+             group="always", where=lambda ctx, b, call: b["y"] in (H, S),
+             judge=_game_values),
+        rule("Chooses the major", prefix + " 3y P", "4y", {"y": 3}, "three-card support",
+             priority=710),
+        rule("Chooses notrump", prefix + " 3y P", "3NT", {"y": (0, 2)}, "no fit",
+             priority=700),
+    ]
+
+
+RESPONSES += _five_card_major_forcing("1x P 1y P 2NT P", (7, 13))
 
 # -- responder's five-card major after opener's new suit at the one level (11-18) -----------
-p = "1x P 1y P 1z P"
-RESPONSES += [
-    rule("Five-card major, game forcing", p, "3y", {"hcp": (10, 17), "y": (5, 5), "z": (0, 3)},
-         "asks opener to choose 3NT or four of the major", forcing=GF, priority=460,
-         group="always", where=lambda ctx, b, call: b["y"] in (H, S), judge=_game_values),
-]
-p = "1x P 1y P 1z P 3y P"
-RESPONSES += [
-    rule("Chooses the major", p, "4y", {"y": 3}, "three-card support", priority=710),
-    rule("Chooses notrump", p, "3NT", {"y": (0, 2)}, "no fit", priority=700),
-]
+RESPONSES += _five_card_major_forcing("1x P 1y P 1z P", (10, 17), z=(0, 3))
 # 3y is also the generic invitational rebid of six cards: over 3NT (a doubleton) the six-card
 # hand has the fit
 p = "1x P 1y P 1z P 3y P 3NT P"
