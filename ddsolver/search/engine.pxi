@@ -444,7 +444,7 @@ cdef class Engine:
             propagate_signal()
         return v
 
-    cdef void _restore(self, Ctx* saved) noexcept:
+    cdef void _restore(self, Ctx* saved) noexcept nogil:
         """Back to the position saved before a search: the fields before ``tshape`` (the
         position); the counters, the table and the cut-off cache stay."""
         memcpy(&self.ctx, saved, <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
@@ -507,6 +507,24 @@ cdef class Engine:
         return self._search(&saved, ns_value_v, newpos, g) + won
 
 
+    cdef int _value_after(self, Ctx* saved, int pos, int suit, int rank, int guess,
+                          int* aborted) noexcept nogil:
+        """N-S tricks among the tricks left after the player to move plays ``(suit,
+        rank)`` (``guess``: the driver's first target for N-S, -1 for an estimate), the
+        position ``saved`` restored afterwards; ``aborted`` set when a signal or a cancel
+        left the search (as :meth:`ns_tricks_after`, without the GIL)."""
+        cdef int won, v, newpos = play_card(&self.ctx, pos, suit, rank)
+        won = self.ctx.ns_won
+        self.ctx.ns_won = 0
+        if self.ctx.tl == 0:
+            v = won
+        else:
+            v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_value_v, newpos,
+                              estimate_ns(&self.ctx, newpos) if guess < 0 else guess - won,
+                              aborted) + won
+        self._restore(saved)
+        return v
+
     cdef uint64_t* _batch_args(self, const uint64_t[:, ::1] hands, trump_arg, leader_arg,
                                trick, int* trump, int* leader, int* k, int* tsuit,
                                int* trank) except NULL:
@@ -567,7 +585,8 @@ cdef class Engine:
 
         :param hands: a C-contiguous ``(n, 4)`` uint64 array.
         :param out: a C-contiguous ``(n, 52)`` int8 array, written.
-        :returns: the number of searches run.
+        :returns: the number of card values found (one per group of equivalent cards and
+            layout).
         :raises TypeError: if the trump, the leader or a trick card's suit or rank is not an
             integer.
         :raises TypeError, ValueError: (Cython's buffer checks) if an array is not of the
@@ -577,7 +596,7 @@ cdef class Engine:
         :raises RuntimeError: if another thread is searching on this engine.
         :raises KeyboardInterrupt: (or whatever a Python signal handler raises) when a
             signal arrives during the search; ``out`` is then partly written."""
-        cdef int trump, leader, k, j, c, v, g, won, newpos, seat, aborted = 0, mover_ns
+        cdef int trump, leader, k, j, c, v, seat, aborted = 0, mover_ns
         cdef int nm, multi, tl, pos, guess
         cdef int tsuit[3]
         cdef int trank[3]
@@ -614,18 +633,9 @@ cdef class Engine:
                     nm = gen_moves(&self.ctx, pos, seat, moves, &multi)
                     guess = -1
                     for j in range(nm):
-                        newpos = play_card(&self.ctx, pos, moves[j].suit, moves[j].rank)
-                        won = self.ctx.ns_won
-                        self.ctx.ns_won = 0
-                        if self.ctx.tl == 0:
-                            v = won
-                        else:
-                            g = estimate_ns(&self.ctx, newpos) if guess < 0 else guess - won
-                            v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_value_v,
-                                              newpos, g, &aborted) + won
-                            searches += 1
-                        memcpy(&self.ctx, &saved,
-                               <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                        v = self._value_after(&saved, pos, moves[j].suit, moves[j].rank,
+                                              guess, &aborted)
+                        searches += 1
                         if aborted:
                             break
                         guess = v
@@ -663,7 +673,7 @@ cdef class Engine:
         :raises TypeError, ValueError, RuntimeError, KeyboardInterrupt: as
             :meth:`values_batch`; ValueError also for a card the player to move does not
             hold or may not play in some layout."""
-        cdef int trump, leader, k, v, best, won, newpos, seat, aborted = 0, mover_ns, suit, rank
+        cdef int trump, leader, k, v, best, seat, aborted = 0, mover_ns, suit, rank
         cdef int nm, multi, tl, pos, found, j, target
         cdef int tsuit[3]
         cdef int trank[3]
@@ -713,17 +723,7 @@ cdef class Engine:
                         continue
                     searched += 1
                     # the card's value (N-S tricks)
-                    newpos = play_card(&self.ctx, pos, suit, rank)
-                    won = self.ctx.ns_won
-                    self.ctx.ns_won = 0
-                    if self.ctx.tl == 0:
-                        v = won
-                    else:
-                        v = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_value_v,
-                                          newpos, estimate_ns(&self.ctx, newpos),
-                                          &aborted) + won
-                    memcpy(&self.ctx, &saved,
-                           <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                    v = self._value_after(&saved, pos, suit, rank, -1, &aborted)
                     if aborted:
                         break
                     # a better card: N-S reach v + 1 (N-S to move), or E-W hold N-S to
@@ -736,16 +736,14 @@ cdef class Engine:
                     else:
                         found = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_reach_v,
                                               pos, target, &aborted)
-                        memcpy(&self.ctx, &saved,
-                               <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                        self._restore(&saved)
                         if aborted:
                             break
                     if mover_ns != found:
                         continue              # N-S cannot beat v / E-W cannot hold below v
                     best = dd_run_search(<void*>&self.ctx, &self.ctx.jump, ns_value_v, pos,
                                          v + 1 if mover_ns else v - 1, &aborted)
-                    memcpy(&self.ctx, &saved,
-                           <size_t>(<char*>&self.ctx.tshape - <char*>&self.ctx))
+                    self._restore(&saved)
                     if aborted:
                         break
                     out[i] = best - v if mover_ns else v - best
