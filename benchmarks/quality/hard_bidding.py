@@ -17,7 +17,11 @@ the time per call (median and mean over every call, and over the simulated decis
 many calls it simulated and how many times it departed from the rules' call.
 
 ``--start``/``--count`` run a chunk of the seed's deals (several chunks can run at once and
-be merged with ``--merge``).  Seed 58213 is the validation seed: refused without
+be merged with ``--merge``).  ``--changed-from FILE`` compares another ``--confidence``
+cheaply: the bidder's layouts depend only on the hand and the auction, so a board whose
+logged decisions in FILE (an earlier run with the same settings but ``confidence``) would all
+be decided the same way is bid the same way; only the others are bid again, the rest are
+copied from FILE.  Seed 58213 is the validation seed: refused without
 ``--validation`` (run it once, with the final rules).
 """
 
@@ -85,7 +89,7 @@ def run_chunk(seed: int, start: int, count: int, settings: SimulationSettings,
                           "seconds": round(d.seconds, 4), "reason": d.reason}
                          for d in hard.log if d.reason != "one candidate"]
             out.append({"seed": seed, "board": board, "rules": asdict(r), "hard": asdict(h),
-                        "decisions": decisions,
+                        "decisions": decisions, "settings": asdict(settings),
                         "untrue": untrue_explanations(rules, deal, dealer, h.auction)})
             if progress:
                 print(f"seed {seed} board {board}: rules {r.contract} {r.imps}, hard "
@@ -93,6 +97,56 @@ def run_chunk(seed: int, start: int, count: int, settings: SimulationSettings,
                       flush=True)
     finally:
         hard.close()
+    return out
+
+
+def decided(d: dict, margin: float, confidence: float) -> str:
+    """The call a logged decision (a ``decisions`` item of :func:`run_chunk`) makes with
+    another ``confidence`` (the rule of :meth:`SimulatingBidder.decide` applied to the
+    logged gains and standard errors; ``margin`` must be the one it was made with, as the
+    early stop depends on it)."""
+    if d["reason"] != "simulated":
+        return d["call"]
+    gains = d["gains"]
+    errors = [math.inf if e is None else e for e in d["errors"]]
+    best = max(range(len(gains)), key=lambda j: (gains[j], -j))
+    if best != 0 and gains[best] >= margin and gains[best] >= confidence * errors[best]:
+        return d["candidates"][best]
+    return d["rules"]
+
+
+#: Settings that do not change a decision (the solver's answers are exact whatever its
+#: threads and memory) or that :func:`changed_boards` re-applies.
+_FREE = ("confidence", "threads", "memory_mb")
+
+
+def changed_boards(rows: List[dict], settings: SimulationSettings) -> List[dict]:
+    """The rows of an earlier run whose auction the hard bidder with ``settings`` could bid
+    differently: those with a logged decision that ``settings.confidence`` decides
+    otherwise.
+
+    A board with a decision that its own settings do not reproduce from the logged (rounded)
+    gains is listed too.
+
+    :raises ValueError: if the earlier run's settings differ from ``settings`` in anything
+        but ``confidence``, ``threads`` and ``memory_mb`` (then every board may differ), or
+        are not logged.
+    """
+    new = asdict(settings)
+    out = []
+    for r in rows:
+        old = r.get("settings")
+        if old is None:
+            raise ValueError(f"board {r['board']} of seed {r['seed']} has no settings logged")
+        diff = sorted(k for k in new if k not in _FREE and old.get(k) != new[k])
+        if diff:
+            raise ValueError(f"the earlier run's settings differ in {', '.join(diff)}: "
+                             f"only {', '.join(_FREE)} may")
+        # a decision its own settings do not reproduce from the rounded log: bid again too
+        if any(decided(d, new["margin"], new["confidence"]) != d["call"]
+               or decided(d, old["margin"], old["confidence"]) != d["call"]
+               for d in r["decisions"]):
+            out.append(r)
     return out
 
 
@@ -187,6 +241,10 @@ def main(argv=None) -> int:
     ap.add_argument("--merge", metavar="GLOB", action="append",
                     help="report on --boards files of earlier runs instead of bidding")
     ap.add_argument("--json", action="store_true", help="print the summaries as JSON")
+    ap.add_argument("--changed-from", metavar="FILE",
+                    help="bid again only the boards of this earlier run (other --confidence, "
+                         "else the same settings) that the new confidence could change; copy "
+                         "the rest")
     for name in _OPTIONS:
         default = getattr(SimulationSettings(), name)
         kind = type(default) if default is not None else int
@@ -209,8 +267,28 @@ def main(argv=None) -> int:
         settings = SimulationSettings(**changes)
         count = args.deals - args.start if args.count is None else args.count
         rows = []
+        earlier = []
+        if args.changed_from:
+            with open(args.changed_from) as fh:
+                earlier = [json.loads(line) for line in fh if line.strip()]
+            seeds = sorted({r["seed"] for r in earlier})
+            try:
+                again = {(r["seed"], r["board"]) for r in changed_boards(earlier, settings)}
+            except ValueError as e:
+                ap.error(str(e))
+            print(f"{len(again)} of {len(earlier)} boards to bid again", file=sys.stderr)
         for seed in seeds:
-            chunk = run_chunk(seed, args.start, count, settings, args.cache)
+            if args.changed_from:
+                chunk = []
+                for r in sorted((r for r in earlier if r["seed"] == seed),
+                                key=lambda r: r["board"]):
+                    if (seed, r["board"]) in again:
+                        chunk += run_chunk(seed, r["board"] - 1, 1, settings, args.cache,
+                                           progress=False)
+                    else:
+                        chunk.append(dict(r, settings=asdict(settings)))
+            else:
+                chunk = run_chunk(seed, args.start, count, settings, args.cache)
             rows += chunk
             if args.boards:
                 with open(args.boards, "a") as fh:
