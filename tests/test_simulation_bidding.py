@@ -155,6 +155,18 @@ def test_one_candidate_needs_no_simulation():
     assert d.reason == "one candidate" and not d.simulated
 
 
+def test_layouts_filtered_by_the_calls_still_decide_among_true_candidates():
+    """With the calls' weights as a filter (``bid_filter``) a decision is still made among
+    the candidates, repeatably, from at most ``samples`` layouts."""
+    hand, auction = _decisions()[1]
+    settings = replace(FAST, bid_weights=True, bid_filter=True)
+    a = SimulatingBidder(SA, settings, seed=5).decide(hand, auction)
+    b = SimulatingBidder(SA, settings, seed=5).decide(hand, auction)
+    assert (a.call, a.gains, a.samples) == (b.call, b.gains, b.samples)
+    assert a.call in a.candidates and a.samples <= settings.samples
+    assert SA.explain(auction, a.call).constraints.satisfied_by(hand)
+
+
 def test_bad_input():
     with pytest.raises(TypeError):
         SimulatingBidder(object())
@@ -164,7 +176,8 @@ def test_bad_input():
         SimulatingBidder(SA, FAST, seed=1.5)
     for bad in (dict(samples=0), dict(margin=-1), dict(threads=0), dict(scoring="rubber"),
                 dict(time_budget=float("nan")), dict(batch=0), dict(screen=-1),
-                dict(where="everywhere"), dict(bid_weights=1), dict(min_samples=True)):
+                dict(where="everywhere"), dict(bid_weights=1), dict(min_samples=True),
+                dict(bid_filter="yes")):
         with pytest.raises(ValueError):
             SimulationSettings(**bad)
     bidder = SimulatingBidder(SA, FAST)

@@ -112,6 +112,10 @@ class SimulationSettings:
     :ivar confidence: the gain must also be at least this many standard errors.
     :ivar bid_weights: weigh the layouts by the hidden seats' calls (the sampler replays
         them with the system; slower, see :class:`ai.sampling.SamplingSettings`).
+    :ivar bid_filter: with ``bid_weights``, keep each drawn layout with probability equal to
+        its weight by the calls instead of weighing it (every kept layout then counts fully;
+        the sampler draws at most ten times ``samples``: ``bid_filter`` of
+        :class:`ai.sampling.SamplingSettings`).
     :ivar threads: solver threads (``None``: up to 2).
     :ivar memory_mb: transposition table of each solver, MiB.
     :ivar scoring: ``"IMP"`` or ``"MP"``.
@@ -130,6 +134,7 @@ class SimulationSettings:
     margin: float = 0.5
     confidence: float = 2.0
     bid_weights: bool = False
+    bid_filter: bool = False
     threads: Optional[int] = None
     memory_mb: int = 32
     scoring: str = "IMP"
@@ -156,7 +161,7 @@ class SimulationSettings:
             raise ValueError(f"scoring must be 'IMP' or 'MP', got {self.scoring!r}")
         if self.where not in WHERE:
             raise ValueError(f"where must be one of {', '.join(WHERE)}, got {self.where!r}")
-        for name in ("judged_only", "bid_weights"):
+        for name in ("judged_only", "bid_weights", "bid_filter"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False")
 
@@ -482,7 +487,8 @@ class SimulatingBidder:
         cap = None if s.max_seconds is None or not stops else max(0.5, s.max_seconds / 4)
         try:
             layouts = sample_deals(view, n, rng, method="auction", system=self.system,
-                                   bid_weights=s.bid_weights, max_seconds=cap)
+                                   bid_weights=s.bid_weights, bid_filter=s.bid_filter,
+                                   max_seconds=cap, bid_seconds=cap)
         except SamplingError:
             ev.reason = "no layout"
             return ev

@@ -35,7 +35,7 @@ import statistics
 import sys
 import time
 from dataclasses import asdict, fields
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ai.bidding import StandardAmerican
 from ai.bidding.quality import (
@@ -56,7 +56,7 @@ from ddsolver.table import board_dealer, board_vulnerability
 #: Settings that can be overridden on the command line.
 _OPTIONS = ("samples", "min_samples", "batch", "time_budget", "max_seconds",
             "max_candidates", "where", "screen", "hopeless", "margin", "confidence",
-            "threads")
+            "threads", "bid_weights", "bid_filter")
 
 
 def run_chunk(seed: int, start: int, count: int, settings: SimulationSettings,
@@ -225,6 +225,27 @@ def format_report(s: dict, title: str) -> str:
     return "\n".join(out)
 
 
+def _seconds(text: str) -> Optional[float]:
+    """Seconds, or ``none`` for no limit (decisions then never depend on the machine)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds or 'none', got {text!r}") from None
+    return value
+
+
+def _yes_no(text: str) -> bool:
+    """A command line's yes or no (``1/0``, ``true/false``, ``yes/no``)."""
+    t = text.strip().lower()
+    if t in ("1", "true", "yes", "on"):
+        return True
+    if t in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected yes or no, got {text!r}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, action="append",
@@ -248,6 +269,10 @@ def main(argv=None) -> int:
     for name in _OPTIONS:
         default = getattr(SimulationSettings(), name)
         kind = type(default) if default is not None else int
+        if kind is bool:
+            kind = _yes_no
+        if name in ("time_budget", "max_seconds"):
+            kind = _seconds
         ap.add_argument("--" + name.replace("_", "-"), type=kind, default=None,
                         help=f"SimulationSettings.{name} (default {default!r})")
     args = ap.parse_args(argv)

@@ -1,0 +1,55 @@
+"""The hard-bidding benchmark's cheap comparison of another confidence (``--changed-from``):
+a board is bid again only when one of its logged decisions would be decided otherwise."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+
+import pytest
+
+from ai.bidding.simulation import SimulationSettings
+from benchmarks.quality.hard_bidding import changed_boards, decided
+
+BASE = SimulationSettings()
+
+
+def _decision(gains, errors, call=None, reason="simulated"):
+    cands = ["3S", "Pass", "4S"][:len(gains)]
+    return {"call": call or cands[0], "rules": cands[0], "candidates": cands,
+            "gains": gains, "errors": errors, "reason": reason}
+
+
+def test_decided_applies_margin_and_confidence_to_the_logged_gains():
+    d = _decision([0.0, 0.2, 1.5], [0.0, 0.5, 1.0])
+    assert decided(d, 0.5, 2.0) == "3S"          # 1.5 < 2 x 1.0
+    assert decided(d, 0.5, 1.0) == "4S"          # the best gain, 1.5 SE
+    assert decided(d, 2.0, 0.0) == "3S"          # under the margin
+    # no standard error logged (one layout differed): never a departure, as in decide()
+    assert decided(_decision([0.0, 0.9], [0.0, None]), 0.5, 0.0) == "3S"
+    assert decided(_decision([0.0, 9.0], [0.0, 0.1], reason="out of time"), 0.5, 0) == "3S"
+
+
+def _row(board, decisions, settings=BASE):
+    return {"seed": 7, "board": board, "decisions": decisions, "settings": asdict(settings)}
+
+
+def test_only_boards_a_new_confidence_decides_otherwise_are_bid_again():
+    rows = [_row(1, [_decision([0.0, 0.2, 1.5], [0.0, 0.5, 1.0])]),        # 1.5 SE
+            _row(2, [_decision([0.0, 0.2, 2.5], [0.0, 0.5, 1.0], call="4S")]),  # 2.5 SE
+            _row(3, [_decision([0.0, -1.0], [0.0, 0.5])])]
+    assert [r["board"] for r in changed_boards(rows, replace(BASE, confidence=1.0))] == [1]
+    assert [r["board"] for r in changed_boards(rows, replace(BASE, confidence=3.0))] == [2]
+    assert changed_boards(rows, replace(BASE, threads=1)) == []
+    # a logged call its own settings do not reproduce: bid again, to be safe
+    odd = [_row(4, [_decision([0.0, 0.2, 1.5], [0.0, 0.5, 1.0], call="4S")])]
+    assert [r["board"] for r in changed_boards(odd, BASE)] == [4]
+
+
+def test_other_settings_or_none_logged_are_refused():
+    rows = [_row(1, [])]
+    with pytest.raises(ValueError, match="margin"):
+        changed_boards(rows, replace(BASE, margin=0.25))
+    with pytest.raises(ValueError, match="samples"):
+        changed_boards(rows, replace(BASE, samples=96))
+    with pytest.raises(ValueError, match="no settings"):
+        changed_boards([{"seed": 7, "board": 1, "decisions": []}], BASE)
