@@ -53,3 +53,17 @@ def test_other_settings_or_none_logged_are_refused():
         changed_boards(rows, replace(BASE, samples=96))
     with pytest.raises(ValueError, match="no settings"):
         changed_boards([{"seed": 7, "board": 1, "decisions": []}], BASE)
+
+
+def test_a_bad_changed_from_file_is_a_clear_command_line_error(tmp_path, capsys):
+    from benchmarks.quality.hard_bidding import main
+    cases = {"missing.jsonl": None, "text.jsonl": "not json\n", "empty.jsonl": "",
+             "other.jsonl": '{"a": 1}\n'}
+    for name, text in cases.items():
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text)
+        with pytest.raises(SystemExit) as e:
+            main(["--changed-from", str(path)])
+        assert e.value.code == 2
+        assert f"--changed-from {path}" in capsys.readouterr().err

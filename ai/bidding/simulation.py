@@ -115,7 +115,9 @@ class SimulationSettings:
     :ivar bid_filter: with ``bid_weights``, keep each drawn layout with probability equal to
         its weight by the calls instead of weighing it (every kept layout then counts fully;
         the sampler draws at most ten times ``samples``: ``bid_filter`` of
-        :class:`ai.sampling.SamplingSettings`).
+        :class:`ai.sampling.SamplingSettings`).  Fewer than ``samples`` layouts may be kept; a
+        decision left with fewer than ``min_samples`` keeps the rules' call (reason
+        ``"out of time"``).
     :ivar threads: solver threads (``None``: up to 2).
     :ivar memory_mb: transposition table of each solver, MiB.
     :ivar scoring: ``"IMP"`` or ``"MP"``.

@@ -294,13 +294,18 @@ def main(argv=None) -> int:
         rows = []
         earlier = []
         if args.changed_from:
-            with open(args.changed_from) as fh:
-                earlier = [json.loads(line) for line in fh if line.strip()]
-            seeds = sorted({r["seed"] for r in earlier})
             try:
+                with open(args.changed_from) as fh:
+                    earlier = [json.loads(line) for line in fh if line.strip()]
+                if not earlier:
+                    raise ValueError("it holds no boards")
+                if not all(isinstance(r, dict) and {"seed", "board", "decisions"} <= set(r)
+                           for r in earlier):
+                    raise ValueError("it is not a --boards file of this benchmark")
+                seeds = sorted({r["seed"] for r in earlier})
                 again = {(r["seed"], r["board"]) for r in changed_boards(earlier, settings)}
-            except ValueError as e:
-                ap.error(str(e))
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                ap.error(f"--changed-from {args.changed_from}: {e}")
             print(f"{len(again)} of {len(earlier)} boards to bid again", file=sys.stderr)
         for seed in seeds:
             if args.changed_from:
