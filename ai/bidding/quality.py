@@ -364,3 +364,53 @@ def run(count: int = 1000, seed: int = 2024, threads: Optional[int] = None,
         p = par(table, vul, dealer).score
         out.append(score_board(board, deal, dealer, vul, table, p, system, seed))
     return out
+
+
+# -- the hard bidder's runs: another confidence, cheaply -------------------------------------
+def decided(d: dict, margin: float, confidence: float) -> str:
+    """The call a logged decision (a ``decisions`` item of a row written by
+    ``benchmarks/quality/hard_bidding.py``) makes with another ``confidence``: the rule of
+    :func:`ai.bidding.simulation.departure` applied to the logged gains and standard errors
+    (``margin`` must be the one it was made with, as the early stop depends on it)."""
+    from ai.bidding.simulation import departure
+    if d["reason"] != "simulated":
+        return d["call"]
+    errors = [math.inf if e is None else e for e in d["errors"]]
+    return d["candidates"][departure(d["gains"], errors, margin, confidence)]
+
+
+#: Settings that do not change a decision (the solver's answers are exact whatever its
+#: threads and memory) or that :func:`changed_boards` re-applies.
+_FREE = ("confidence", "threads", "memory_mb")
+
+
+def changed_boards(rows: List[dict], settings) -> List[dict]:
+    """The rows of an earlier run of ``benchmarks/quality/hard_bidding.py`` whose auction the
+    hard bidder with ``settings`` (a :class:`ai.bidding.simulation.SimulationSettings`) could
+    bid differently: those with a logged decision that ``settings.confidence`` decides
+    otherwise.
+
+    A board with a decision that its own settings do not reproduce from the logged (rounded)
+    gains is listed too.
+
+    :raises ValueError: if the earlier run's settings differ from ``settings`` in anything
+        but ``confidence``, ``threads`` and ``memory_mb`` (then every board may differ), or
+        are not logged.
+    """
+    from dataclasses import asdict
+    new = asdict(settings)
+    out = []
+    for r in rows:
+        old = r.get("settings")
+        if old is None:
+            raise ValueError(f"board {r['board']} of seed {r['seed']} has no settings logged")
+        diff = sorted(k for k in new if k not in _FREE and old.get(k) != new[k])
+        if diff:
+            raise ValueError(f"the earlier run's settings differ in {', '.join(diff)}: "
+                             f"only {', '.join(_FREE)} may")
+        # a decision its own settings do not reproduce from the rounded log: bid again too
+        if any(decided(d, new["margin"], new["confidence"]) != d["call"]
+               or decided(d, old["margin"], old["confidence"]) != d["call"]
+               for d in r["decisions"]):
+            out.append(r)
+    return out

@@ -78,7 +78,7 @@ from ddsolver.solver import Solver
 from ddsolver.table import Seat, Vulnerability
 
 __all__ = ["BidDecision", "Evaluation", "SimulatingBidder", "SimulationSettings",
-           "finish_auction", "worth_simulating"]
+           "departure", "finish_auction", "worth_simulating"]
 
 #: ``SimulationSettings.where`` values: simulate every decision with more than one candidate
 #: (``"all"``), or only those :func:`worth_simulating` accepts (``"choices"``).
@@ -260,6 +260,22 @@ def worth_simulating(calls: Sequence[Call], auction: Auction) -> bool:
     if all(c.is_bid and c.level == 1 for c in calls):
         return False
     return True
+
+
+# -- the decision rule ----------------------------------------------------------------------
+def departure(gains: Sequence[float], errors: Sequence[float], margin: float,
+              confidence: float, active: Optional[Sequence[bool]] = None) -> int:
+    """The candidate chosen from the simulated gains over the rules' call (index 0): the one
+    with the best mean gain (the first on ties) if it gains at least ``margin`` and at least
+    ``confidence`` standard errors (``errors``; an infinite one never does), else the rules'
+    call, 0.  ``active``: candidates still compared (the others are never chosen)."""
+    def key(j):
+        return (gains[j] if active is None or active[j] else -math.inf, -j)
+    best = max(range(len(gains)), key=key)
+    if best != 0 and (active is None or active[best]) and gains[best] >= margin \
+            and gains[best] >= confidence * errors[best]:
+        return best
+    return 0
 
 
 # -- the evaluation of one decision -----------------------------------------------------------
@@ -454,10 +470,7 @@ class SimulatingBidder:
         elif n < s.min_samples:
             reason = "out of time"
         else:
-            best = max(range(m), key=lambda j: (gains[j] if ev.active[j] else -math.inf, -j))
-            if best != 0 and ev.active[best] and gains[best] >= s.margin and \
-                    gains[best] >= s.confidence * errors[best]:
-                call = calls[best]
+            call = calls[departure(gains, errors, s.margin, s.confidence, ev.active)]
         return self._done(BidDecision(call, rules_call, tuple(calls), tuple(gains),
                                       tuple(errors), n, time.perf_counter() - start,
                                       solved=ev.solved, reason=reason))

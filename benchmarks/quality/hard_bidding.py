@@ -42,6 +42,7 @@ from ai.bidding.quality import (
     TUNING_SEEDS,
     VALIDATION_SEED,
     BoardResult,
+    changed_boards,
     format_table,
     score_board,
     summarise,
@@ -97,56 +98,6 @@ def run_chunk(seed: int, start: int, count: int, settings: SimulationSettings,
                       flush=True)
     finally:
         hard.close()
-    return out
-
-
-def decided(d: dict, margin: float, confidence: float) -> str:
-    """The call a logged decision (a ``decisions`` item of :func:`run_chunk`) makes with
-    another ``confidence`` (the rule of :meth:`SimulatingBidder.decide` applied to the
-    logged gains and standard errors; ``margin`` must be the one it was made with, as the
-    early stop depends on it)."""
-    if d["reason"] != "simulated":
-        return d["call"]
-    gains = d["gains"]
-    errors = [math.inf if e is None else e for e in d["errors"]]
-    best = max(range(len(gains)), key=lambda j: (gains[j], -j))
-    if best != 0 and gains[best] >= margin and gains[best] >= confidence * errors[best]:
-        return d["candidates"][best]
-    return d["rules"]
-
-
-#: Settings that do not change a decision (the solver's answers are exact whatever its
-#: threads and memory) or that :func:`changed_boards` re-applies.
-_FREE = ("confidence", "threads", "memory_mb")
-
-
-def changed_boards(rows: List[dict], settings: SimulationSettings) -> List[dict]:
-    """The rows of an earlier run whose auction the hard bidder with ``settings`` could bid
-    differently: those with a logged decision that ``settings.confidence`` decides
-    otherwise.
-
-    A board with a decision that its own settings do not reproduce from the logged (rounded)
-    gains is listed too.
-
-    :raises ValueError: if the earlier run's settings differ from ``settings`` in anything
-        but ``confidence``, ``threads`` and ``memory_mb`` (then every board may differ), or
-        are not logged.
-    """
-    new = asdict(settings)
-    out = []
-    for r in rows:
-        old = r.get("settings")
-        if old is None:
-            raise ValueError(f"board {r['board']} of seed {r['seed']} has no settings logged")
-        diff = sorted(k for k in new if k not in _FREE and old.get(k) != new[k])
-        if diff:
-            raise ValueError(f"the earlier run's settings differ in {', '.join(diff)}: "
-                             f"only {', '.join(_FREE)} may")
-        # a decision its own settings do not reproduce from the rounded log: bid again too
-        if any(decided(d, new["margin"], new["confidence"]) != d["call"]
-               or decided(d, old["margin"], old["confidence"]) != d["call"]
-               for d in r["decisions"]):
-            out.append(r)
     return out
 
 
