@@ -71,3 +71,13 @@ def test_a_bad_changed_from_file_is_a_clear_command_line_error(tmp_path):
                            text=True, timeout=120)
         assert r.returncode == 2 and "Traceback" not in r.stderr
         assert f"--changed-from {path}" in r.stderr
+
+
+def test_a_setting_added_after_a_run_counts_at_its_default():
+    old = asdict(BASE)
+    del old["bid_filter"]
+    rows = [{"seed": 7, "board": 1, "settings": old,
+             "decisions": [_decision([0.0, 0.2, 1.5], [0.0, 0.5, 1.0])]}]
+    assert [r["board"] for r in changed_boards(rows, replace(BASE, confidence=1.0))] == [1]
+    with pytest.raises(ValueError, match="bid_filter"):
+        changed_boards(rows, replace(BASE, bid_filter=True))

@@ -399,12 +399,14 @@ def changed_boards(rows: List[dict], settings) -> List[dict]:
     """
     from dataclasses import asdict
     new = asdict(settings)
+    default = asdict(type(settings)())
     out = []
     for r in rows:
         old = r.get("settings")
         if old is None:
             raise ValueError(f"board {r['board']} of seed {r['seed']} has no settings logged")
-        diff = sorted(k for k in new if k not in _FREE and old.get(k) != new[k])
+        # a setting added after the run was logged had its default then
+        diff = sorted(k for k in new if k not in _FREE and old.get(k, default[k]) != new[k])
         if diff:
             raise ValueError(f"the earlier run's settings differ in {', '.join(diff)}: "
                              f"only {', '.join(_FREE)} may")
