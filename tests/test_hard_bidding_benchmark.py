@@ -81,3 +81,59 @@ def test_a_setting_added_after_a_run_counts_at_its_default():
     assert [r["board"] for r in changed_boards(rows, replace(BASE, confidence=1.0))] == [1]
     with pytest.raises(ValueError, match="bid_filter"):
         changed_boards(rows, replace(BASE, bid_filter=True))
+
+
+def _bench(*args, cwd=None):
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-m", "benchmarks.quality.hard_bidding", *args],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+
+
+def _full_row(seed=7, board=1):
+    from ai.bidding.quality import BoardResult
+    result = asdict(BoardResult(board, "N:AKQJ.T98.765.432 - - -", "N", "None", "1NT P P P",
+                                "1NTN", 7, 90, 90, 0, False, False, False, False, False,
+                                False, False))
+    return dict(_row(board, [_decision([0.0, 0.2], [0.0, 0.5])]), seed=seed,
+                rules=result, hard=dict(result))
+
+
+def test_a_changed_from_file_with_wrong_fields_names_the_line_and_field(tmp_path):
+    import json
+    good = _full_row()
+    cases = {"no 'hard'": {k: v for k, v in good.items() if k != "hard"},
+             "'seed' must be int, not str": dict(good, seed="7"),
+             "'decisions' must be list, not str": dict(good, decisions="3S"),
+             "'hard' has no 'tricks'": dict(good, hard={k: v for k, v in good["hard"].items()
+                                                        if k != "tricks"}),
+             "differ in length": dict(good, decisions=[dict(good["decisions"][0],
+                                                            gains=[0.0])]),
+             "no 'reason'": dict(good, decisions=[{k: v for k, v in
+                                                   good["decisions"][0].items()
+                                                   if k != "reason"}])}
+    for k, (message, row) in enumerate(cases.items()):
+        path = tmp_path / f"bad{k}.jsonl"
+        path.write_text(json.dumps(good) + "\n" + json.dumps(row) + "\n")
+        r = _bench("--changed-from", str(path))
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert f"--changed-from {path}: line 2" in r.stderr and message in r.stderr, r.stderr
+
+
+def test_the_validation_seed_cannot_enter_through_a_changed_from_file(tmp_path):
+    import json
+
+    from ai.bidding.quality import VALIDATION_SEED
+    path = tmp_path / "v.jsonl"
+    path.write_text(json.dumps(_full_row(seed=VALIDATION_SEED)) + "\n")
+    r = _bench("--changed-from", str(path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"validation seed {VALIDATION_SEED}" in r.stderr
+
+
+@pytest.mark.parametrize("option", [("--confidence", "-1"), ("--confidence", "nan"),
+                                    ("--time-budget", "-1"), ("--time-budget", "nan"),
+                                    ("--samples", "0")])
+def test_bad_settings_are_command_line_errors(option):
+    r = _bench(*option, "--deals", "1")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "error:" in r.stderr and option[0].lstrip("-").split("-")[0] in r.stderr

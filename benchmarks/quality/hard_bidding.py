@@ -34,7 +34,7 @@ import math
 import statistics
 import sys
 import time
-from dataclasses import asdict, fields
+from dataclasses import MISSING, asdict, fields
 from typing import Dict, List, Optional
 
 from ai.bidding import StandardAmerican
@@ -161,8 +161,9 @@ def format_report(s: dict, title: str) -> str:
     out = [f"### {title}", "", "Rules alone:", "", format_table(s["rules"]), "",
            "Hard bidder:", "", format_table(s["hard"]), "",
            f"Paired, hard minus rules: {p['mean_difference']:+.3f} ± "
-           f"{p['standard_error']:.3f} IMPs per board on {n} boards ({p['changed']} auctions "
-           f"changed, {p['better']} boards better, {p['worse']} worse).", "",
+           f"{p['standard_error']:.3f} IMPs per board on {n} boards "
+           f"({_plural(p['changed'], 'auction')} changed, {p['better']} better, "
+           f"{p['worse']} worse).", "",
            f"Hard bidder's calls: {c['calls']}; median {c['median_ms']:.1f} ms, mean "
            f"{c['mean_ms']:.0f} ms, longest {c['max_ms']:.0f} ms per call.  Calls with a "
            f"choice among candidates: {c['choices']}; simulated: {c['simulated']} "
@@ -174,6 +175,71 @@ def format_report(s: dict, title: str) -> str:
            f"decisions); out of time: {c['out_of_time']}; calls whose explanation the hand "
            f"does not satisfy: {c['untrue_explanations']}."]
     return "\n".join(out)
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+#: What each row of a ``--boards`` file must hold, with its type.
+_ROW_KEYS = {"seed": int, "board": int, "rules": dict, "hard": dict, "decisions": list,
+             "settings": dict}
+_DECISION_KEYS = {"call": str, "rules": str, "candidates": list, "gains": list,
+                  "errors": list, "reason": str}
+_RESULT_KEYS = {"contract": str, "imps": int, "auction": str}
+
+
+def read_boards(path: str) -> List[dict]:
+    """The rows of a ``--boards`` file written by this benchmark.
+
+    :raises OSError: if the file cannot be read.
+    :raises ValueError: naming the line and the field, if it is empty, a line is not JSON,
+        or a row lacks a field or has one of the wrong type.
+    """
+    rows = []
+    with open(path) as fh:
+        for k, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as e:
+                raise ValueError(f"line {k} is not JSON ({e})") from None
+            _check_fields(row, _ROW_KEYS, f"line {k}")
+            if row["board"] < 1:
+                raise ValueError(f"line {k}: board {row['board']} is not a board number")
+            for side in ("rules", "hard"):
+                _check_fields(row[side], _RESULT_KEYS, f"line {k}, {side!r}")
+                missing = [f.name for f in fields(BoardResult) if f.name not in row[side]
+                           and f.default is MISSING and f.default_factory is MISSING]
+                if missing:
+                    raise ValueError(f"line {k}, {side!r} has no {missing[0]!r}: not a "
+                                     f"--boards file of this benchmark")
+            for j, d in enumerate(row["decisions"], 1):
+                _check_fields(d, _DECISION_KEYS, f"line {k}, decision {j}")
+                if not len(d["candidates"]) == len(d["gains"]) == len(d["errors"]) >= 1:
+                    raise ValueError(f"line {k}, decision {j}: candidates, gains and errors "
+                                     f"differ in length")
+                if not all(isinstance(x, (int, float)) for x in d["gains"]) or not all(
+                        x is None or isinstance(x, (int, float)) for x in d["errors"]):
+                    raise ValueError(f"line {k}, decision {j}: gains and errors must be "
+                                     f"numbers")
+            rows.append(row)
+    if not rows:
+        raise ValueError("it holds no boards")
+    return rows
+
+
+def _check_fields(obj, keys: dict, where: str) -> None:
+    if not isinstance(obj, dict):
+        raise ValueError(f"{where} is not an object: not a --boards file of this benchmark")
+    for key, kind in keys.items():
+        if key not in obj:
+            raise ValueError(f"{where} has no {key!r}: not a --boards file of this benchmark")
+        value = obj[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ValueError(f"{where}: {key!r} must be {kind.__name__}, "
+                             f"not {type(value).__name__}")
 
 
 def _seconds(text: str) -> Optional[float]:
@@ -240,32 +306,39 @@ def main(argv=None) -> int:
             ap.error(f"seed {VALIDATION_SEED} is the validation seed: run it only with the "
                      f"final rules, and say so with --validation")
         changes = {k: getattr(args, k) for k in _OPTIONS if getattr(args, k) is not None}
-        settings = SimulationSettings(**changes)
+        try:
+            settings = SimulationSettings(**changes)
+        except (ValueError, TypeError) as e:
+            ap.error(str(e))
         count = args.deals - args.start if args.count is None else args.count
         rows = []
         earlier = []
         if args.changed_from:
             try:
-                with open(args.changed_from) as fh:
-                    earlier = [json.loads(line) for line in fh if line.strip()]
-                if not earlier:
-                    raise ValueError("it holds no boards")
-                if not all(isinstance(r, dict) and {"seed", "board", "decisions"} <= set(r)
-                           for r in earlier):
-                    raise ValueError("it is not a --boards file of this benchmark")
+                earlier = read_boards(args.changed_from)
                 seeds = sorted({r["seed"] for r in earlier})
                 again = {(r["seed"], r["board"]) for r in changed_boards(earlier, settings)}
-            except (OSError, ValueError, KeyError, TypeError) as e:
+            except (OSError, ValueError) as e:
                 ap.error(f"--changed-from {args.changed_from}: {e}")
-            print(f"{len(again)} of {len(earlier)} boards to bid again", file=sys.stderr)
+            if VALIDATION_SEED in seeds and not args.validation:
+                ap.error(f"--changed-from {args.changed_from} holds the validation seed "
+                         f"{VALIDATION_SEED}: run it only with the final rules, and say so "
+                         f"with --validation")
+            print(f"{_plural(len(again), 'board')} of {len(earlier)} to bid again",
+                  file=sys.stderr)
         for seed in seeds:
             if args.changed_from:
                 chunk = []
                 for r in sorted((r for r in earlier if r["seed"] == seed),
                                 key=lambda r: r["board"]):
                     if (seed, r["board"]) in again:
-                        chunk += run_chunk(seed, r["board"] - 1, 1, settings, args.cache,
-                                           progress=False)
+                        new = run_chunk(seed, r["board"] - 1, 1, settings, args.cache,
+                                        progress=False)
+                        chunk += new
+                        print(f"seed {seed} board {r['board']} bid again: hard "
+                              f"{r['hard']['contract']} {r['hard']['imps']} -> "
+                              f"{new[0]['hard']['contract']} {new[0]['hard']['imps']}",
+                              file=sys.stderr, flush=True)
                     else:
                         chunk.append(dict(r, settings=asdict(settings)))
             else:
