@@ -195,9 +195,10 @@ def test_bad_input():
 
 # -- the property: every auction legal and finished, every call's explanation true ---------
 #: departs whenever an alternative does better on average over very few layouts: the most
-#: adventurous hard bidder, so that the property is tested off the rules' own paths too
+#: adventurous hard bidder, in competitive auctions too, so that the property is tested off
+#: the rules' own paths
 ADVENTUROUS = SimulationSettings(samples=4, min_samples=4, batch=4, margin=0.0,
-                                 confidence=0.0, threads=1).untimed()
+                                 confidence=0.0, where="choices", threads=1).untimed()
 
 
 def check_hard_deals(seed: int, count: int) -> int:
@@ -256,3 +257,20 @@ def test_the_hard_computer_bids_by_simulation_the_others_by_the_rules():
     hard.close()
     # a timed computer keeps the bidder's time limits
     assert ComputerPlayer("hard", threads=1)._bidder.settings.time_budget is not None
+
+
+def test_the_default_simulates_only_auctions_the_opponents_have_not_entered():
+    from ai.bidding.simulation import uncontested
+    assert uncontested(Auction(Seat.NORTH, "1S Pass".split()))          # N to act
+    assert uncontested(Auction(Seat.NORTH, "Pass Pass 1H Pass 2H Pass".split()))
+    assert not uncontested(Auction(Seat.NORTH, "1S 2C".split()))        # S to act: E bid
+    assert not uncontested(Auction(Seat.NORTH, "1S X 2S Pass".split()))  # N: E doubled
+    assert not uncontested(Auction(Seat.NORTH, "1S Pass 2S 3C".split()))  # N: W bid
+    hand = Hand.from_pbn("AJ98.K652.K3.962")
+    raised = Auction(Seat.SOUTH, "Pass Pass Pass 1D Pass 1H Pass 4H Pass".split())
+    contested = Auction(Seat.SOUTH, "Pass Pass Pass 1D Pass 1H 2C 4H Pass".split())
+    default = SimulatingBidder(SA, FAST)
+    everywhere = SimulatingBidder(SA, replace(FAST, where="choices"))
+    assert len(default.pool(hand, raised)[1]) == 2                  # Pass or Blackwood
+    assert [str(c) for c in default.pool(hand, contested)[1]] == ["Pass"]
+    assert len(everywhere.pool(hand, contested)[1]) == 2
