@@ -137,3 +137,12 @@ def test_bad_settings_are_command_line_errors(option):
     r = _bench(*option, "--deals", "1")
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "error:" in r.stderr and option[0].lstrip("-").split("-")[0] in r.stderr
+
+
+def test_a_run_logged_before_pass_in_competition_existed_allowed_it():
+    old = asdict(BASE)
+    del old["pass_in_competition"]
+    rows = [{"seed": 7, "board": 1, "settings": old, "decisions": []}]
+    assert changed_boards(rows, replace(BASE, pass_in_competition=True)) == []
+    with pytest.raises(ValueError, match="pass_in_competition"):
+        changed_boards(rows, BASE)

@@ -198,7 +198,8 @@ def test_bad_input():
 #: adventurous hard bidder, in competitive auctions too, so that the property is tested off
 #: the rules' own paths
 ADVENTUROUS = SimulationSettings(samples=4, min_samples=4, batch=4, margin=0.0,
-                                 confidence=0.0, where="choices", threads=1).untimed()
+                                 confidence=0.0, pass_in_competition=True,
+                                 threads=1).untimed()
 
 
 def check_hard_deals(seed: int, count: int) -> int:
@@ -259,18 +260,35 @@ def test_the_hard_computer_bids_by_simulation_the_others_by_the_rules():
     assert ComputerPlayer("hard", threads=1)._bidder.settings.time_budget is not None
 
 
-def test_the_default_simulates_only_auctions_the_opponents_have_not_entered():
+def test_pass_does_not_replace_a_competitive_bid_by_default():
     from ai.bidding.simulation import uncontested
     assert uncontested(Auction(Seat.NORTH, "1S Pass".split()))          # N to act
     assert uncontested(Auction(Seat.NORTH, "Pass Pass 1H Pass 2H Pass".split()))
     assert not uncontested(Auction(Seat.NORTH, "1S 2C".split()))        # S to act: E bid
     assert not uncontested(Auction(Seat.NORTH, "1S X 2S Pass".split()))  # N: E doubled
     assert not uncontested(Auction(Seat.NORTH, "1S Pass 2S 3C".split()))  # N: W bid
+    default = SimulatingBidder(SA, FAST)
+    free = SimulatingBidder(SA, replace(FAST, pass_in_competition=True))
+    only = SimulatingBidder(SA, replace(FAST, where="uncontested"))
+    # responder's Blackwood or Pass over opener's jump to game: Pass is the rules' call
     hand = Hand.from_pbn("AJ98.K652.K3.962")
     raised = Auction(Seat.SOUTH, "Pass Pass Pass 1D Pass 1H Pass 4H Pass".split())
     contested = Auction(Seat.SOUTH, "Pass Pass Pass 1D Pass 1H 2C 4H Pass".split())
-    default = SimulatingBidder(SA, FAST)
-    everywhere = SimulatingBidder(SA, replace(FAST, where="choices"))
-    assert len(default.pool(hand, raised)[1]) == 2                  # Pass or Blackwood
-    assert [str(c) for c in default.pool(hand, contested)[1]] == ["Pass"]
-    assert len(everywhere.pool(hand, contested)[1]) == 2
+    assert [str(c) for c in default.pool(hand, raised)[1]] == ["Pass", "4NT"]
+    assert [str(c) for c in default.pool(hand, contested)[1]] == ["Pass", "4NT"]
+    assert [str(c) for c in only.pool(hand, contested)[1]] == ["Pass"]
+    # a competitive raise: Pass is a candidate only with pass_in_competition
+    found = 0
+    for deal in random_deals(5, 300):
+        for dealer in (Seat.NORTH,):
+            a = Auction(dealer)
+            while not a.is_finished:
+                hand = deal[a.to_act]
+                rules_call, pool = free.pool(hand, a)
+                if not uncontested(a) and not rules_call.is_pass and len(pool) > 1 \
+                        and any(c.is_pass for c in pool):
+                    found += 1
+                    assert not any(c.is_pass for c in default.pool(hand, a)[1])
+                    assert default.pool(hand, a)[1] == [c for c in pool if not c.is_pass]
+                a.add(rules_call)
+    assert found >= 3

@@ -382,6 +382,9 @@ def decided(d: dict, margin: float, confidence: float) -> str:
 #: Settings that do not change a decision (the solver's answers are exact whatever its
 #: threads and memory) or that :func:`changed_boards` re-applies.
 _FREE = ("confidence", "threads", "memory_mb")
+#: Settings added with a default that changes what the bidder did before: their value in
+#: runs logged before they existed.
+_BEFORE = {"pass_in_competition": True}
 
 
 def changed_boards(rows: List[dict], settings) -> List[dict]:
@@ -405,8 +408,10 @@ def changed_boards(rows: List[dict], settings) -> List[dict]:
         old = r.get("settings")
         if old is None:
             raise ValueError(f"board {r['board']} of seed {r['seed']} has no settings logged")
-        # a setting added after the run was logged had its default then
-        diff = sorted(k for k in new if k not in _FREE and old.get(k, default[k]) != new[k])
+        # a setting added after the run was logged had its default then, or the value that
+        # behaves as the code did before it existed
+        diff = sorted(k for k in new if k not in _FREE
+                      and old.get(k, _BEFORE.get(k, default[k])) != new[k])
         if diff:
             raise ValueError(f"the earlier run's settings differ in {', '.join(diff)}: "
                              f"only {', '.join(_FREE)} may")

@@ -57,7 +57,7 @@ from ddsolver.table import board_dealer, board_vulnerability
 #: Settings that can be overridden on the command line.
 _OPTIONS = ("samples", "min_samples", "batch", "time_budget", "max_seconds",
             "max_candidates", "where", "screen", "hopeless", "margin", "confidence",
-            "threads", "bid_weights", "bid_filter")
+            "threads", "bid_weights", "bid_filter", "pass_in_competition")
 
 
 def run_chunk(seed: int, start: int, count: int, settings: SimulationSettings,
