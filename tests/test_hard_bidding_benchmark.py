@@ -58,17 +58,21 @@ def test_other_settings_or_none_logged_are_refused():
         changed_boards([{"seed": 7, "board": 1, "decisions": []}], BASE)
 
 
+def _bench(*args):
+    """The benchmark run from the repository's root with ``args``."""
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-m", "benchmarks.quality.hard_bidding", *args],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+
+
 def test_a_bad_changed_from_file_is_a_clear_command_line_error(tmp_path):
     cases = {"missing.jsonl": None, "text.jsonl": "not json\n", "empty.jsonl": "",
              "other.jsonl": '{"a": 1}\n'}
-    root = Path(__file__).resolve().parent.parent
     for name, text in cases.items():
         path = tmp_path / name
         if text is not None:
             path.write_text(text)
-        r = subprocess.run([sys.executable, "-m", "benchmarks.quality.hard_bidding",
-                            "--changed-from", str(path)], cwd=root, capture_output=True,
-                           text=True, timeout=120)
+        r = _bench("--changed-from", str(path))
         assert r.returncode == 2 and "Traceback" not in r.stderr
         assert f"--changed-from {path}" in r.stderr
 
@@ -81,12 +85,6 @@ def test_a_setting_added_after_a_run_counts_at_its_default():
     assert [r["board"] for r in changed_boards(rows, replace(BASE, confidence=1.0))] == [1]
     with pytest.raises(ValueError, match="bid_filter"):
         changed_boards(rows, replace(BASE, bid_filter=True))
-
-
-def _bench(*args, cwd=None):
-    root = Path(__file__).resolve().parent.parent
-    return subprocess.run([sys.executable, "-m", "benchmarks.quality.hard_bidding", *args],
-                          cwd=root, capture_output=True, text=True, timeout=120)
 
 
 def _full_row(seed=7, board=1):

@@ -449,12 +449,11 @@ class SimulatingBidder:
         s = self.settings
         pool = [c.call for c in cands if c.chosen or not s.judged_only or c.judged]
         pool = pool[:s.max_candidates]
-        if s.where != "all" and not worth_simulating(pool, auction):
+        contested = not uncontested(auction)
+        if s.where != "all" and not worth_simulating(pool, auction) \
+                or s.where == "uncontested" and contested:
             pool = [rules_call]
-        elif s.where == "uncontested" and not uncontested(auction):
-            pool = [rules_call]
-        if not s.pass_in_competition and not rules_call.is_pass and len(pool) > 1 \
-                and not uncontested(auction):
+        elif contested and not s.pass_in_competition and not rules_call.is_pass:
             pool = [c for c in pool if not c.is_pass]
         return rules_call, pool
 
