@@ -75,6 +75,19 @@ def test_a_bad_changed_from_file_is_a_clear_command_line_error(tmp_path):
         r = _bench("--changed-from", str(path))
         assert r.returncode == 2 and "Traceback" not in r.stderr
         assert f"--changed-from {path}" in r.stderr
+        assert "[Errno" not in r.stderr
+    assert "No such file or directory" in _bench("--changed-from",
+                                                 str(tmp_path / "missing.jsonl")).stderr
+    assert "Is a directory" in _bench("--changed-from", str(tmp_path)).stderr
+
+
+def test_the_help_is_plain_text_and_names_what_each_option_takes():
+    r = _bench("--help")
+    assert r.returncode == 0
+    assert "python -m benchmarks.quality.hard_bidding" in r.stdout
+    assert ":mod:" not in r.stdout and "`" not in r.stdout
+    assert "--pass-in-competition yes|no" in r.stdout
+    assert "--time-budget SECONDS|none" in r.stdout
 
 
 def test_a_setting_added_after_a_run_counts_at_its_default():

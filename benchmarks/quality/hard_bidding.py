@@ -31,6 +31,7 @@ import argparse
 import glob
 import json
 import math
+import re
 import statistics
 import sys
 import time
@@ -264,7 +265,9 @@ def _yes_no(text: str) -> bool:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    first = __doc__.split("\n\n")[0].replace("\n", " ")
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.quality.hard_bidding",
+                                 description=re.sub(r":\w+:`~?([^`]+)`", r"\1", first))
     ap.add_argument("--seed", type=int, action="append",
                     help=f"a seed of deals (repeatable; default the tuning seeds "
                          f"{', '.join(map(str, TUNING_SEEDS))})")
@@ -286,11 +289,13 @@ def main(argv=None) -> int:
     for name in _OPTIONS:
         default = getattr(SimulationSettings(), name)
         kind = type(default) if default is not None else int
+        metavar = None
         if kind is bool:
-            kind = _yes_no
+            kind, metavar = _yes_no, "yes|no"
         if name in ("time_budget", "max_seconds"):
-            kind = _seconds
+            kind, metavar = _seconds, "SECONDS|none"
         ap.add_argument("--" + name.replace("_", "-"), type=kind, default=None,
+                        metavar=metavar,
                         help=f"SimulationSettings.{name} (default {default!r})")
     args = ap.parse_args(argv)
     if args.merge:
@@ -318,7 +323,9 @@ def main(argv=None) -> int:
                 earlier = read_boards(args.changed_from)
                 seeds = sorted({r["seed"] for r in earlier})
                 again = {(r["seed"], r["board"]) for r in changed_boards(earlier, settings)}
-            except (OSError, ValueError) as e:
+            except OSError as e:
+                ap.error(f"--changed-from {args.changed_from}: {e.strerror or e}")
+            except ValueError as e:
                 ap.error(f"--changed-from {args.changed_from}: {e}")
             if VALIDATION_SEED in seeds and not args.validation:
                 ap.error(f"--changed-from {args.changed_from} holds the validation seed "
