@@ -37,8 +37,10 @@ __all__ = ["LEVELS", "ComputerPlayer"]
 #: - ``hard``: the most layouts, dealt within the auction and weighed by the cards the
 #:   hidden players chose (a card that would have been a double-dummy mistake in a layout
 #:   makes it less likely), every layout (up to 1,000) when few are possible late in the
-#:   play, the longest budget.  (Weights by the calls are off: at today's speed of the
-#:   bidding system they cost about 0.4 s per decision.)
+#:   play, the longest budget.  (Weights by the calls are off: they cost about 0.4 s per
+#:   decision, and on opening leads they were measured to hurt, since few of the
+#:   sampler's layouts reproduce every call and those few then decide: ``benchmarks/
+#:   NOTES.md``, "Opening leads and the calls' weights".)
 LEVELS = {
     "easy": PlaySettings(samples=6, lead_samples=4, min_samples=6, method="uniform",
                          time_budget=0.25),
