@@ -339,7 +339,8 @@ def test_pbn_round_trip_of_passed_out_and_claimed_boards():
 
 
 def test_other_programs_read_the_pbn():
-    endplay_pbn = pytest.importorskip("endplay.parsers.pbn")
+    endplay_pbn = pytest.importorskip(
+        "endplay.parsers.pbn", reason="endplay is not installed (pip install -e '.[bench]')")
     players, _ = table(seed=11)
     r = play_board(DEAL, players, "N", "None")
     (board,) = endplay_pbn.loads(r.to_pbn(board=1))

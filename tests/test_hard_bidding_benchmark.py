@@ -88,6 +88,19 @@ def test_the_help_is_plain_text_and_names_what_each_option_takes():
     assert ":mod:" not in r.stdout and "`" not in r.stdout
     assert "--pass-in-competition yes|no" in r.stdout
     assert "--time-budget SECONDS|none" in r.stdout
+    text = " ".join(r.stdout.split())
+    assert "layouts of the hidden hands per decision (at most). (default 48)" in text
+    assert "SimulationSettings.samples" not in text and "(default no)" in text
+
+
+def test_errors_name_the_option_and_nothing_to_bid_is_refused():
+    r = _bench("--confidence", "-1")
+    assert r.returncode == 2 and "argument --confidence: confidence must be" in r.stderr
+    for args in (("--deals", "0"), ("--start", "5", "--deals", "5"), ("--count", "0")):
+        r = _bench("--threads", "none", *args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        error = r.stderr.strip().splitlines()[-1]
+        assert "nothing to bid" in error and "threads" not in error
 
 
 def test_a_setting_added_after_a_run_counts_at_its_default():

@@ -279,7 +279,8 @@ def test_rotating_the_table_rotates_the_par(table, vul, dealer, k):
 
 
 def _dds_dealer_par(table, dealer: int, vul_code: int):
-    dds = pytest.importorskip("endplay._dds")
+    dds = pytest.importorskip(
+        "endplay._dds", reason="endplay is not installed (pip install -e '.[bench]')")
     t = dds.ddTableResults()
     for s in range(5):
         for seat in range(4):

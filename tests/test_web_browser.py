@@ -19,8 +19,10 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("ai.protocols.http", reason="the HTTP robot API (ai.protocols) is needed")
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="Playwright is not installed (pip install playwright)")
+sync_api = pytest.importorskip(
+    "playwright.sync_api",
+    reason="Playwright is not installed (pip install playwright; the test also needs "
+           "Chromium: .ci/run installs both)")
 
 CHROMIUM = next((p for p in (os.environ.get("DDSOLVER_CHROMIUM"), shutil.which("chromium"),
                              shutil.which("chromium-browser"), "/usr/bin/chromium")

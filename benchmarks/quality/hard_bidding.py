@@ -264,6 +264,34 @@ def _yes_no(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected yes or no, got {text!r}")
 
 
+def _option_help() -> Dict[str, str]:
+    """Each setting's description from :class:`SimulationSettings`'s docstring, as plain
+    text (Sphinx roles and literals unwrapped)."""
+    doc = re.sub(r"\s+", " ", SimulationSettings.__doc__ or "")
+    out = {}
+    for name, text in re.findall(r":ivar (\w+): (.*?)(?= :ivar | :raises |$)", doc):
+        text = re.sub(r":\w+:`~?(?:[\w.]+\.)?([^`]+)`", r"\1", text)
+        out[name] = text.replace("``", "").strip()
+    return out
+
+
+def _threads(text: str) -> Optional[int]:
+    """Solver threads, or ``none`` for up to 2."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number or 'none', got "
+                                         f"{text!r}") from None
+
+
+def _shown(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
 def main(argv=None) -> int:
     first = __doc__.split("\n\n")[0].replace("\n", " ")
     ap = argparse.ArgumentParser(prog="python -m benchmarks.quality.hard_bidding",
@@ -271,7 +299,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, action="append",
                     help=f"a seed of deals (repeatable; default the tuning seeds "
                          f"{', '.join(map(str, TUNING_SEEDS))})")
-    ap.add_argument("--deals", type=int, default=1000, help="deals per seed")
+    ap.add_argument("--deals", type=int, default=1000, help="deals per seed (default 1000)")
     ap.add_argument("--start", type=int, default=0, help="first deal of the chunk (0-based)")
     ap.add_argument("--count", type=int, default=None, help="deals in the chunk")
     ap.add_argument("--validation", action="store_true",
@@ -286,6 +314,7 @@ def main(argv=None) -> int:
                     help="bid again only the boards of this earlier run (other --confidence, "
                          "else the same settings) that the new confidence could change; copy "
                          "the rest")
+    described = _option_help()
     for name in _OPTIONS:
         default = getattr(SimulationSettings(), name)
         kind = type(default) if default is not None else int
@@ -294,9 +323,11 @@ def main(argv=None) -> int:
             kind, metavar = _yes_no, "yes|no"
         if name in ("time_budget", "max_seconds"):
             kind, metavar = _seconds, "SECONDS|none"
+        if name == "threads":
+            kind, metavar = _threads, "N|none"
+        text = described.get(name, f"SimulationSettings.{name}").replace("%", "%%")
         ap.add_argument("--" + name.replace("_", "-"), type=kind, default=None,
-                        metavar=metavar,
-                        help=f"SimulationSettings.{name} (default {default!r})")
+                        metavar=metavar, help=f"{text} (default {_shown(default)})")
     args = ap.parse_args(argv)
     if args.merge:
         rows = []
@@ -314,8 +345,16 @@ def main(argv=None) -> int:
         try:
             settings = SimulationSettings(**changes)
         except (ValueError, TypeError) as e:
-            ap.error(str(e))
+            message = str(e)
+            named = next((k for k in changes if message.startswith(k + " ")), None)
+            if named is not None:
+                message = f"argument --{named.replace('_', '-')}: {message}"
+            ap.error(message)
         count = args.deals - args.start if args.count is None else args.count
+        if args.deals < 1 or args.start < 0 or count < 1:
+            ap.error(f"nothing to bid: --deals {args.deals}, --start {args.start}, "
+                     f"--count {count} (want --deals >= 1, 0 <= --start < --deals, "
+                     f"--count >= 1)")
         rows = []
         earlier = []
         if args.changed_from:
