@@ -13,8 +13,8 @@ the contract is averaged; deals with the same lead count 0.  The result is, per 
 expected value of choosing B's lead instead of A's given what the leader knew, with its
 standard error over the deals.  On seed 2025 its standard error was a sixth to an eighth
 of the realized tricks' (``benchmarks/NOTES.md``, "Opening leads and the calls'
-weights"): a lead comparison needs far fewer deals.  The posterior is the robots' own: against other bidders
-it is only an approximation.
+weights"): a lead comparison needs far fewer deals.  The posterior is the robots' own:
+against other bidders it is only an approximation.
 """
 
 from __future__ import annotations
