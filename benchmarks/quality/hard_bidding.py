@@ -36,7 +36,7 @@ import statistics
 import sys
 import time
 from dataclasses import MISSING, asdict, fields
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from ai.bidding import StandardAmerican
 from ai.bidding.quality import (
@@ -243,15 +243,18 @@ def _check_fields(obj, keys: dict, where: str) -> None:
                              f"not {type(value).__name__}")
 
 
-def _seconds(text: str) -> Optional[float]:
-    """Seconds, or ``none`` for no limit (decisions then never depend on the machine)."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds or 'none', got {text!r}") from None
-    return value
+def _or_none(convert, what: str):
+    """A command-line type: ``convert(text)``, or ``None`` for ``none`` (no limit, or the
+    setting's automatic choice)."""
+    def parse(text: str):
+        if text.strip().lower() == "none":
+            return None
+        try:
+            return convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what} or 'none', got {text!r}") \
+                from None
+    return parse
 
 
 def _yes_no(text: str) -> bool:
@@ -273,17 +276,6 @@ def _option_help() -> Dict[str, str]:
         text = re.sub(r":\w+:`~?(?:[\w.]+\.)?([^`]+)`", r"\1", text)
         out[name] = text.replace("``", "").strip()
     return out
-
-
-def _threads(text: str) -> Optional[int]:
-    """Solver threads, or ``none`` for up to 2."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number or 'none', got "
-                                         f"{text!r}") from None
 
 
 def _shown(value) -> str:
@@ -322,9 +314,9 @@ def main(argv=None) -> int:
         if kind is bool:
             kind, metavar = _yes_no, "yes|no"
         if name in ("time_budget", "max_seconds"):
-            kind, metavar = _seconds, "SECONDS|none"
+            kind, metavar = _or_none(float, "seconds"), "SECONDS|none"
         if name == "threads":
-            kind, metavar = _threads, "N|none"
+            kind, metavar = _or_none(int, "a whole number"), "N|none"
         text = described.get(name, f"SimulationSettings.{name}").replace("%", "%%")
         ap.add_argument("--" + name.replace("_", "-"), type=kind, default=None,
                         metavar=metavar, help=f"{text} (default {_shown(default)})")
@@ -351,7 +343,7 @@ def main(argv=None) -> int:
                 message = f"argument --{named.replace('_', '-')}: {message}"
             ap.error(message)
         count = args.deals - args.start if args.count is None else args.count
-        if args.deals < 1 or args.start < 0 or count < 1:
+        if args.deals < 1 or not 0 <= args.start < args.deals or count < 1:
             ap.error(f"nothing to bid: --deals {args.deals}, --start {args.start}, "
                      f"--count {count} (want --deals >= 1, 0 <= --start < --deals, "
                      f"--count >= 1)")
