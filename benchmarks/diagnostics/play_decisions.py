@@ -92,29 +92,34 @@ def parse_config(text: str):
     return name, over
 
 
+def decision_view(d: dict, system):
+    """The deciding seat's view at decision ``d`` (a row of :func:`collect`): the seat that
+    plays, or declarer when the card is dummy's.  The deal is used only to build the view."""
+    from ai.game import view_of
+    deal = Deal.from_pbn(d["deal"])
+    dealer = Seat.coerce(d["dealer"])
+    auction = Auction.from_str(dealer, d["auction"])
+    pos = Position(deal, trump=auction.contract.strain, leader=auction.declarer.lho)
+    played = []
+    for c in [Card.from_str(c) for c in d["play"].split()][:d["played"]]:
+        played.append((pos.to_move, c))
+        pos.play(c)
+    seat = pos.to_move
+    controller = auction.declarer if seat == auction.declarer.partner else seat
+    return view_of(deal, controller, dealer=dealer,
+                   vulnerability=Vulnerability.coerce(d["vulnerability"]),
+                   calls=tuple(auction.calls),
+                   explanations=tuple(system.explain_all(auction)), played=played,
+                   scoring="IMP")
+
+
 def evaluate(decisions: List[dict], config: str, threads) -> Dict[tuple, int]:
     """Tricks lost by ``config`` at each decision: ``{(seed, member, test, played): loss}``."""
-    from ai.game import view_of
     name, over = parse_config(config)
     system = ps._system()
     out = {}
     for d in decisions:
-        deal = Deal.from_pbn(d["deal"])
-        dealer = Seat.coerce(d["dealer"])
-        vul = Vulnerability.coerce(d["vulnerability"])
-        auction = Auction.from_str(dealer, d["auction"])
-        cards = [Card.from_str(c) for c in d["play"].split()][:d["played"]]
-        pos = Position(deal, trump=auction.contract.strain, leader=auction.declarer.lho)
-        played = []
-        for c in cards:
-            played.append((pos.to_move, c))
-            pos.play(c)
-        seat = pos.to_move
-        controller = auction.declarer if seat == auction.declarer.partner else seat
-        view = view_of(deal, controller, dealer=dealer, vulnerability=vul,
-                       calls=tuple(auction.calls),
-                       explanations=tuple(system.explain_all(auction)), played=played,
-                       scoring="IMP")
+        view = decision_view(d, system)
         saved = dict(ps._OVERRIDES)
         ps._OVERRIDES.update(over)
         try:
