@@ -92,6 +92,29 @@ def parse_config(text: str):
     return name, over
 
 
+def read_decisions(path: str) -> List[dict]:
+    """The decisions of a :func:`collect` file.
+
+    :raises SystemExit: with a message naming the file, if it cannot be read, holds no
+        decision or a line is not a decision."""
+    try:
+        with open(path) as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
+    except OSError as e:
+        raise SystemExit(f"cannot read {path}: {e.strerror or e}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise SystemExit(f"{path} is not a decisions file (JSON lines of 'collect'): {e}")
+    need = ("seed", "member", "test", "deal", "dealer", "vulnerability", "auction", "played",
+            "play", "values")
+    for i, row in enumerate(rows, 1):
+        if not isinstance(row, dict) or any(k not in row for k in need):
+            raise SystemExit(f"{path}, decision {i}: not a decision of 'collect' (it needs "
+                             f"{', '.join(need)})")
+    if not rows:
+        raise SystemExit(f"no decisions in {path}")
+    return rows
+
+
 def decision_view(d: dict, system):
     """The deciding seat's view at decision ``d`` (a row of :func:`collect`): the seat that
     plays, or declarer when the card is dummy's.  The deal is used only to build the view."""
@@ -159,7 +182,7 @@ def main(argv=None) -> int:
                 fh.write(json.dumps(d) + "\n")
         print(f"{len(out)} decisions from {len(rows)} rows", file=sys.stderr)
         return 0
-    decisions = [json.loads(line) for line in open(args.decisions) if line.strip()]
+    decisions = read_decisions(args.decisions)
     if args.deals is not None:
         keep = sorted({(d["seed"], d["member"]) for d in decisions})[:args.deals]
         decisions = [d for d in decisions if (d["seed"], d["member"]) in set(keep)]

@@ -46,7 +46,7 @@ import numpy as np
 
 from ai.cardplay import position_in
 from ai.sampling import sample_deals
-from benchmarks.diagnostics.play_decisions import decision_view
+from benchmarks.diagnostics.play_decisions import decision_view, read_decisions
 from benchmarks.quality.play_strength import _system, mean_se, read_rows
 from ddsolver.scoring import imps, score
 from ddsolver.solver import Solver
@@ -330,7 +330,7 @@ def main(argv=None) -> int:
             ap.error("no rows in the files given")
         (report_rollouts if "played_out" in rows[0] else report_calibration)(rows)
         return 0
-    decisions = [json.loads(line) for line in open(args.decisions) if line.strip()]
+    decisions = read_decisions(args.decisions)
     i, n = args.part
     decisions = decisions[i::n]
     if args.cmd == "calibrate":
