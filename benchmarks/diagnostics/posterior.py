@@ -1,7 +1,7 @@
 """Where the Monte Carlo declarer's losses come from: its layouts' calibration, and strategy fusion.
 
     python -m benchmarks.diagnostics.posterior calibrate D.jsonl --out C.jsonl \\
-        [--samples 120] [--part 0/2] [sampler_option=value ...]
+        [--samples 120] [--part 0/2] [--set NAME=VALUE ...]
     python -m benchmarks.diagnostics.posterior rollouts D.jsonl --out R.jsonl \\
         [--samples 24] [--delta 1.0] [--part 0/2]
     python -m benchmarks.diagnostics.posterior report C.jsonl ... | R.jsonl ...
@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import random
 import sys
 from collections import Counter
@@ -307,38 +308,91 @@ def _part(text: str) -> Tuple[int, int]:
     return i, n
 
 
+def _sampler_option(text: str) -> Tuple[str, object]:
+    """``NAME=VALUE``: a field of :class:`ai.sampling.SamplingSettings` and a Python literal."""
+    from dataclasses import fields
+
+    from ai.sampling import SamplingSettings
+    name, eq, value = text.partition("=")
+    known = [f.name for f in fields(SamplingSettings)]
+    if not eq or name not in known:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not NAME=VALUE with NAME one of: {', '.join(known)}")
+    try:
+        return name, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a Python literal (e.g. 52, 0.05, "
+                                         f"True, None)")
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a count of layouts is a positive integer, not "
+                                         f"{text!r}")
+    return n
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.diagnostics.posterior",
+                                 description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="{calibrate,rollouts,report}")
+    helps = {"calibrate": "the layouts' beliefs against the real deals (rows for 'report')",
+             "rollouts": "plain choice against playing the close cards out (rows for "
+                         "'report')",
+             "report": "print the tables of 'calibrate' or 'rollouts' rows"}
     for name in ("calibrate", "rollouts"):
-        c = sub.add_parser(name)
-        c.add_argument("decisions")
-        c.add_argument("--out", required=True)
-        c.add_argument("--samples", type=int, default=120 if name == "calibrate" else 24)
-        c.add_argument("--part", type=_part, default=(0, 1),
-                       help="I/N: only every N-th decision from the I-th (for N processes)")
+        c = sub.add_parser(name, help=helps[name], description=helps[name])
+        c.add_argument("decisions", help="decisions that can lose a trick: the file "
+                                         "'python -m benchmarks.diagnostics.play_decisions "
+                                         "collect' writes")
+        c.add_argument("--out", required=True, metavar="ROWS.jsonl",
+                       help="where the rows go (JSON lines, one per decision)")
+        default = 120 if name == "calibrate" else 24
+        c.add_argument("--samples", type=_positive, default=default, metavar="N",
+                       help=f"layouts dealt per decision (default {default})")
+        c.add_argument("--part", type=_part, default=(0, 1), metavar="I/N",
+                       help="only every N-th decision from the I-th, to split a run among N "
+                            "processes (default 0/1: all)")
         if name == "calibrate":
-            c.add_argument("options", nargs="*", help="sampler options, name=value")
+            c.add_argument("--set", dest="options", type=_sampler_option, action="append",
+                           default=[], metavar="NAME=VALUE",
+                           help="a sampler option instead of the hard level's (repeatable; "
+                                "e.g. --set play_checks=52)")
         else:
-            c.add_argument("--delta", type=float, default=1.0)
-    r = sub.add_parser("report")
-    r.add_argument("files", nargs="+")
+            c.add_argument("--delta", type=float, default=1.0, metavar="IMPS",
+                           help="cards within this many IMPs of the best mean are played out "
+                                "(default 1.0)")
+    r = sub.add_parser("report", help=helps["report"], description=helps["report"])
+    r.add_argument("files", nargs="+", metavar="ROWS.jsonl",
+                   help="rows of one kind ('calibrate' or 'rollouts')")
     args = ap.parse_args(argv)
     if args.cmd == "report":
+        for f in args.files:
+            if not os.path.isfile(f):
+                ap.error(f"cannot read {f}: " + ("it is a directory" if os.path.isdir(f)
+                                                  else "no such file"))
         rows = [row for f in args.files for row in read_rows(f)]
         if not rows:
             ap.error("no rows in the files given")
-        (report_rollouts if "played_out" in rows[0] else report_calibration)(rows)
+        kinds = {"rollouts" if isinstance(row, dict) and {"played_out", "plain"} <= set(row)
+                 else "calibrate" if isinstance(row, dict) and {"values", "weights"} <= set(row)
+                 else None for row in rows}
+        if None in kinds:
+            ap.error("the files hold rows that 'calibrate' and 'rollouts' do not write")
+        if len(kinds) > 1:
+            ap.error("the files mix 'calibrate' and 'rollouts' rows")
+        (report_rollouts if kinds == {"rollouts"} else report_calibration)(rows)
         return 0
     decisions = read_decisions(args.decisions)
     i, n = args.part
     decisions = decisions[i::n]
     if args.cmd == "calibrate":
-        options = dict(HARD)
-        for item in args.options:
-            k, _, v = item.partition("=")
-            options[k] = ast.literal_eval(v)
-        rows = calibrate(decisions, args.samples, options)
+        rows = calibrate(decisions, args.samples, {**HARD, **dict(args.options)})
     else:
         rows = rollouts(decisions, args.samples, args.delta)
     with open(args.out, "w") as fh:
