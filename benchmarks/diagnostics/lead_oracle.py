@@ -27,15 +27,14 @@ import statistics
 import sys
 
 from ai.bidding import StandardAmerican
-from ai.game import view_of
 from ai.sampling import sample_deals
+from benchmarks.diagnostics.play_decisions import decision_view
 from benchmarks.quality.play_strength import mean_se, read_rows
 from ddsolver.auction import Auction
 from ddsolver.cards import Card
-from ddsolver.deal import Deal
 from ddsolver.play import Position
 from ddsolver.solver import Solver
-from ddsolver.table import Seat, Vulnerability
+from ddsolver.table import Seat
 
 
 def compare(a_rows, b_rows, layouts: int = 120, progress=None):
@@ -51,14 +50,8 @@ def compare(a_rows, b_rows, layouts: int = 120, progress=None):
         if a["lead"] == b["lead"]:
             out.append((k, 0.0, 0.0))
             continue
-        deal = Deal.from_pbn(a["deal"])
-        dealer = Seat.coerce(a["dealer"])
-        auction = Auction.from_str(dealer, a["auction"])
-        view = view_of(deal, auction.declarer.lho, dealer=dealer,
-                       vulnerability=Vulnerability.coerce(a["vulnerability"]),
-                       calls=tuple(auction.calls),
-                       explanations=tuple(system.explain_all(auction)), played=[],
-                       scoring="IMP")
+        auction = Auction.from_str(Seat.coerce(a["dealer"]), a["auction"])
+        view = decision_view({**a, "play": "", "played": 0}, system)   # the leader's view
         samples = sample_deals(view, layouts, random.Random(f"oracle:{k}"),
                                method="auction", system=system, bid_weights=True,
                                bid_filter=True, bid_draws=400, misbid_weight=0.0)

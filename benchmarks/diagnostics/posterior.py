@@ -46,14 +46,15 @@ from typing import Dict, List, Tuple
 import numpy as np
 
 from ai.cardplay import position_in
+from ai.robot import LEVELS
 from ai.sampling import sample_deals
 from benchmarks.diagnostics.play_decisions import decision_view, read_decisions
 from benchmarks.quality.play_strength import _system, mean_se, read_rows
 from ddsolver.scoring import imps, score
 from ddsolver.solver import Solver
 
-#: The hard level's sampler options (``ai.robot.LEVELS["hard"]``), one thread.
-HARD = {"bid_weights": False, "play_weights": True, "threads": 1}
+#: The hard level's sampler options, one thread.
+HARD = {**dict(LEVELS["hard"].sampling), "threads": 1}
 
 
 def _key(d: dict) -> List:
@@ -89,12 +90,13 @@ def calibrate(decisions: List[dict], samples: int, options: dict):
         leader = trick[0][0] if trick else view.to_play
         masks = np.array([position_in(view, w).masks() for w in dealt.deals], dtype=np.uint64)
         values = solver.solve_layouts(masks, view.trump, leader, [c for _, c in trick])
+        scores, done = _scores(view)
         yield {"key": _key(d), "cards": [str(c) for c in legal],
                "weights": [float(w) for w in dealt.weights], "exact": bool(dealt.exact),
                "values": values[:, [c.index for c in legal]].tolist(),
                "declarer_side": view.to_play.side == view.declarer.side,
                "left": 13 - len(view.tricks) + (1 if trick else 0),
-               "scores": _scores(view)[0], "done": view.declarer_tricks,
+               "scores": scores, "done": done,
                "real": d["values"]}
 
 
