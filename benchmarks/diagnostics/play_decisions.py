@@ -36,8 +36,14 @@ from ddsolver.solver import Solver
 from ddsolver.table import Seat, Vulnerability
 
 
-def collect(rows: List[dict]) -> List[dict]:
-    """The decisions that matter in the rows' plays."""
+def collect(rows: List[dict], every: bool = False) -> List[dict]:
+    """The decisions that matter in the rows' plays.
+
+    With ``every``, also the decisions of two or more legal cards whose cards all have the
+    same value in the real deal (marked ``"equal": true``): they cannot lose a trick, but a
+    player's layouts may expect them to, so a calibration that leaves them out counts the
+    losses the layouts expect only where the real deal had something to lose.
+    """
     solver = Solver(memory_mb=64)
     out = []
     for row in rows:
@@ -54,14 +60,16 @@ def collect(rows: List[dict]) -> List[dict]:
             seat = pos.to_move
             if seat.side == side and len(pos.legal_cards) > 1:
                 values = solver.solve(pos)
-                if len(set(values.values())) > 1:
+                equal = len(set(values.values())) == 1
+                if every or not equal:
                     out.append({"seed": row["seed"], "member": row["member"],
                                 "test": row["test"], "deal": row["deal"],
                                 "dealer": row["dealer"],
                                 "vulnerability": row["vulnerability"],
                                 "auction": row["auction"], "played": i,
                                 "play": row["play"],
-                                "values": {str(c): v for c, v in values.items()}})
+                                "values": {str(c): v for c, v in values.items()},
+                                **({"equal": True} if equal else {})})
             pos.play(card)
     return out
 
@@ -142,6 +150,9 @@ def evaluate(decisions: List[dict], config: str, threads) -> Dict[tuple, int]:
     system = ps._system()
     out = {}
     for d in decisions:
+        if d.get("equal"):             # no card can lose a trick here
+            out[(d["seed"], d["member"], d["test"], d["played"])] = 0
+            continue
         view = decision_view(d, system)
         saved = dict(ps._OVERRIDES)
         ps._OVERRIDES.update(over)
@@ -164,6 +175,9 @@ def main(argv=None) -> int:
     c = sub.add_parser("collect")
     c.add_argument("files", nargs="+")
     c.add_argument("--player", default=None, help="only this player's rows")
+    c.add_argument("--all", action="store_true", dest="every",
+                   help="also the decisions whose legal cards are all equal in the real "
+                        "deal (marked equal; for posterior calibrate)")
     c.add_argument("--out", required=True)
     e = sub.add_parser("eval")
     e.add_argument("decisions")
@@ -176,7 +190,7 @@ def main(argv=None) -> int:
     if args.cmd == "collect":
         rows = [r for f in args.files for r in ps.read_rows(f)
                 if args.player is None or r["player"] == args.player]
-        out = collect(rows)
+        out = collect(rows, args.every)
         with open(args.out, "w") as fh:
             for d in out:
                 fh.write(json.dumps(d) + "\n")

@@ -6,10 +6,14 @@
         [--samples 24] [--delta 1.0] [--part 0/2]
     python -m benchmarks.diagnostics.posterior report C.jsonl ... | R.jsonl ...
 
-``D.jsonl`` holds the decisions that can lose a trick (:mod:`benchmarks.diagnostics.
-play_decisions` ``collect``).  At each one the deciding seat's view (nothing else) is dealt
-by the ``"auction"`` sampler with the hard level's options (play weights on, the calls'
-weights off) or the ones given, and every layout is solved for every legal card.
+``D.jsonl`` holds the decisions (:mod:`benchmarks.diagnostics.play_decisions`
+``collect``; for ``calibrate`` collect them with ``--all``: a file of only the decisions
+that can lose a trick in the real deal is a selection made with the real deal, and leaves
+out the losses the layouts expect at every other decision, which makes any player look
+over-confident; ``report`` says so when the rows are such a selection).  At each one the
+deciding seat's view (nothing else) is dealt by the ``"auction"`` sampler with the hard
+level's options (play weights on, the calls' weights off) or the ones given, and every
+layout is solved for every legal card.
 
 ``calibrate`` asks whether the layouts' beliefs are right: for each legal card, ``q`` is the
 weighted share of layouts in which the card keeps the layout's double-dummy value, and the
@@ -91,7 +95,8 @@ def calibrate(decisions: List[dict], samples: int, options: dict):
         masks = np.array([position_in(view, w).masks() for w in dealt.deals], dtype=np.uint64)
         values = solver.solve_layouts(masks, view.trump, leader, [c for _, c in trick])
         scores, done = _scores(view)
-        yield {"key": _key(d), "cards": [str(c) for c in legal],
+        yield {"key": _key(d), "equal": bool(d.get("equal", False)),
+               "cards": [str(c) for c in legal],
                "weights": [float(w) for w in dealt.weights], "exact": bool(dealt.exact),
                "values": values[:, [c.index for c in legal]].tolist(),
                "declarer_side": view.to_play.side == view.declarer.side,
@@ -165,6 +170,11 @@ def report_calibration(rows: List[dict]) -> None:
     m, se = mean_se([lost["tricks"][k] - lost["IMPs"][k] for k in deals])
     print(f"tricks minus IMPs, paired: {m:+.3f} ± {se:.3f} ({len(rows)} decisions, "
           f"{len(deals)} deals)")
+    if not any(row.get("equal") for row in rows):
+        print("note: no decision here has all its cards equal in the real deal, so these "
+              "rows are the decisions that can lose a trick, chosen with the real deal: "
+              "the layouts' expected losses at the other decisions are missing and every "
+              "figure above leans towards over-confidence (collect with --all)")
 
 
 def rollouts(decisions: List[dict], samples: int, delta: float):
@@ -349,9 +359,8 @@ def main(argv=None) -> int:
              "report": "print the tables of 'calibrate' or 'rollouts' rows"}
     for name in ("calibrate", "rollouts"):
         c = sub.add_parser(name, help=helps[name], description=helps[name])
-        c.add_argument("decisions", help="decisions that can lose a trick: the file "
-                                         "'python -m benchmarks.diagnostics.play_decisions "
-                                         "collect' writes")
+        c.add_argument("decisions", help="decisions: the file 'python -m benchmarks."
+                                         "diagnostics.play_decisions collect --all' writes")
         c.add_argument("--out", required=True, metavar="ROWS.jsonl",
                        help="where the rows go (JSON lines, one per decision)")
         default = 120 if name == "calibrate" else 24
@@ -395,8 +404,9 @@ def main(argv=None) -> int:
     decisions = decisions[i::n]
     if args.cmd == "calibrate":
         rows = calibrate(decisions, args.samples, {**HARD, **dict(args.options)})
-    else:
-        rows = rollouts(decisions, args.samples, args.delta)
+    else:                              # a decision of equal cards cannot lose a trick
+        rows = rollouts([d for d in decisions if not d.get("equal")], args.samples,
+                        args.delta)
     with open(args.out, "w") as fh:
         for row in rows:
             fh.write(json.dumps(row) + "\n")
