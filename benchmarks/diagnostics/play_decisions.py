@@ -1,6 +1,6 @@
 """Card-play decisions that matter, replayed under other settings (a fast tuning tool).
 
-    python -m benchmarks.diagnostics.play_decisions collect R.jsonl --out D.jsonl
+    python -m benchmarks.diagnostics.play_decisions collect R.jsonl --out D.jsonl [--all]
     python -m benchmarks.diagnostics.play_decisions eval D.jsonl hard "hard:samples=200" \\
         "hard:early_stop=0,equal_stop=0" [--deals 100] [--threads 1]
 
