@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import sys
 import time
 from typing import Dict, List
@@ -31,6 +32,7 @@ from benchmarks.quality import play_strength as ps
 from ddsolver.auction import Auction
 from ddsolver.cards import Card
 from ddsolver.deal import Deal
+from ddsolver.errors import BridgeError
 from ddsolver.play import Position
 from ddsolver.solver import Solver
 from ddsolver.table import Seat, Vulnerability
@@ -118,6 +120,13 @@ def read_decisions(path: str) -> List[dict]:
         if not isinstance(row, dict) or any(k not in row for k in need):
             raise SystemExit(f"{path}, decision {i}: not a decision of 'collect' (it needs "
                              f"{', '.join(need)})")
+        values = row["values"]
+        if (not isinstance(values, dict) or not values
+                or not all(isinstance(v, int) for v in values.values())
+                or isinstance(row["played"], bool) or not isinstance(row["played"], int)
+                or row["played"] < 0):
+            raise SystemExit(f"{path}, decision {i}: 'values' must map the legal cards to "
+                             f"tricks and 'played' be a count of cards")
     if not rows:
         raise SystemExit(f"no decisions in {path}")
     return rows
@@ -125,14 +134,35 @@ def read_decisions(path: str) -> List[dict]:
 
 def decision_view(d: dict, system):
     """The deciding seat's view at decision ``d`` (a row of :func:`collect`): the seat that
-    plays, or declarer when the card is dummy's.  The deal is used only to build the view."""
+    plays, or declarer when the card is dummy's.  The deal is used only to build the view.
+
+    :raises SystemExit: naming the decision, if its deal, auction or play cannot be
+        replayed (a hand-edited or corrupt file)."""
+    try:
+        return _decision_view(d, system)
+    except (BridgeError, ValueError, TypeError, AttributeError, KeyError,
+            IndexError) as e:
+        raise SystemExit(f"decision {decision_name(d)} cannot be replayed: {e}")
+
+
+def decision_name(d: dict) -> str:
+    """``seed:member:test:played``, how the messages name a decision."""
+    return ":".join(str(d.get(k)) for k in ("seed", "member", "test", "played"))
+
+
+def _decision_view(d: dict, system):
     from ai.game import view_of
     deal = Deal.from_pbn(d["deal"])
     dealer = Seat.coerce(d["dealer"])
     auction = Auction.from_str(dealer, d["auction"])
+    if auction.contract is None:
+        raise ValueError("the auction has no contract")
     pos = Position(deal, trump=auction.contract.strain, leader=auction.declarer.lho)
     played = []
-    for c in [Card.from_str(c) for c in d["play"].split()][:d["played"]]:
+    cards = [Card.from_str(c) for c in d["play"].split()]
+    if d["played"] >= len(cards):
+        raise ValueError(f"'played' is {d['played']} but the play has {len(cards)} cards")
+    for c in cards[:d["played"]]:
         played.append((pos.to_move, c))
         pos.play(c)
     seat = pos.to_move
@@ -158,42 +188,127 @@ def evaluate(decisions: List[dict], config: str, threads) -> Dict[tuple, int]:
         ps._OVERRIDES.update(over)
         try:
             player = ps.make_player(name, f"{d['seed']}:{d['member']}:{d['test']}", threads)
+        except (TypeError, ValueError, KeyError, BridgeError) as e:
+            raise SystemExit(f"configuration {config!r}: {e}")
         finally:
             ps._OVERRIDES.clear()
             ps._OVERRIDES.update(saved)
         card = player.card(view)
         player.close()
         values = d["values"]
+        if str(card) not in values:
+            raise SystemExit(f"decision {decision_name(d)}: {card} is not among its cards "
+                             f"({', '.join(values)})")
         out[(d["seed"], d["member"], d["test"], d["played"])] = \
             max(values.values()) - values[str(card)]
     return out
 
 
+#: What a row of ``play_strength`` needs for :func:`collect`.
+ROW_KEYS = ("seed", "member", "test", "player")
+
+
+def read_benchmark_rows(path: str) -> List[dict]:
+    """The rows of a ``play_strength`` results file, for :func:`collect`.
+
+    :raises SystemExit: with a message naming the file, if it is missing or unreadable,
+        is a decisions file, or a row lacks what :func:`collect` needs."""
+    if not os.path.isfile(path):
+        raise SystemExit(f"cannot read {path}: " + ("it is a directory" if os.path.isdir(path)
+                                                     else "no such file"))
+    try:
+        rows = ps.read_rows(path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise SystemExit(f"cannot read {path}: {e}")
+    for i, row in enumerate(rows, 1):
+        if isinstance(row, dict) and {"values", "played"} <= set(row):
+            raise SystemExit(f"{path} holds decisions, not the rows of play_strength")
+        if not isinstance(row, dict) or any(k not in row for k in ROW_KEYS):
+            raise SystemExit(f"{path}, row {i}: not a row of benchmarks.quality.play_strength "
+                             f"(it needs {', '.join(ROW_KEYS)})")
+    if not rows:
+        raise SystemExit(f"no rows in {path}")
+    return rows
+
+
+def check_out(path: str) -> None:
+    """:raises SystemExit: if ``path`` cannot be written (a directory, or in a folder that
+    does not exist)."""
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise SystemExit(f"cannot write {path}: it is a directory")
+    if not os.path.isdir(folder):
+        raise SystemExit(f"cannot write {path}: no folder {folder}")
+
+
+def write_rows(path: str, rows) -> int:
+    """Write ``rows`` (an iterable of JSON objects) to ``path``: line by line to
+    ``path + ".part"``, renamed to ``path`` once every row is written, so an interrupted or
+    failed run leaves the finished rows in the ``.part`` file and an older ``path``
+    untouched.  Returns the number of rows."""
+    check_out(path)
+    part = path + ".part"
+    n = 0
+    try:
+        with open(part, "w") as fh:
+            for row in rows:
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+                n += 1
+    except BaseException:
+        if n == 0:                     # nothing finished: no .part file left behind
+            os.remove(part)
+        raise
+    os.replace(part, path)
+    return n
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a positive integer, not {text!r}")
+    return n
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("collect")
-    c.add_argument("files", nargs="+")
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.diagnostics.play_decisions",
+                                 description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="{collect,eval}")
+    c = sub.add_parser("collect", help="the decisions of play_strength's rows",
+                       description="the decisions of play_strength's rows (tests declarer and "
+                                   "defence)")
+    c.add_argument("files", nargs="+", metavar="ROWS.jsonl",
+                   help="results of 'python -m benchmarks.quality.play_strength run'")
     c.add_argument("--player", default=None, help="only this player's rows")
     c.add_argument("--all", action="store_true", dest="every",
                    help="also the decisions whose legal cards are all equal in the real "
                         "deal (marked equal; for posterior calibrate)")
-    c.add_argument("--out", required=True)
-    e = sub.add_parser("eval")
-    e.add_argument("decisions")
-    e.add_argument("configs", nargs="+")
-    e.add_argument("--deals", type=int, default=None, help="only the first N deals")
-    e.add_argument("--threads", type=int, default=None)
+    c.add_argument("--out", required=True, metavar="DECISIONS.jsonl")
+    e = sub.add_parser("eval", help="tricks lost by configurations at the decisions",
+                       description="tricks lost by configurations at the decisions, paired "
+                                   "against the first")
+    e.add_argument("decisions", metavar="DECISIONS.jsonl")
+    e.add_argument("configs", nargs="+", metavar="CONFIG",
+                   help="a player of play_strength with overrides, e.g. hard:samples=200")
+    e.add_argument("--deals", type=_at_least_one, default=None,
+                   help="only the first N deals")
+    e.add_argument("--threads", type=_at_least_one, default=None)
     e.add_argument("--budget", action="store_true",
                    help="keep the time budgets (default: lifted, as --no-budget)")
     args = ap.parse_args(argv)
     if args.cmd == "collect":
-        rows = [r for f in args.files for r in ps.read_rows(f)
+        check_out(args.out)
+        rows = [r for f in args.files for r in read_benchmark_rows(f)
                 if args.player is None or r["player"] == args.player]
-        out = collect(rows, args.every)
-        with open(args.out, "w") as fh:
-            for d in out:
-                fh.write(json.dumps(d) + "\n")
+        try:
+            out = collect(rows, args.every)
+        except (BridgeError, ValueError, TypeError, AttributeError, KeyError) as e:
+            raise SystemExit(f"a row cannot be replayed: {e}")
+        write_rows(args.out, out)
         print(f"{len(out)} decisions from {len(rows)} rows", file=sys.stderr)
         return 0
     decisions = read_decisions(args.decisions)

@@ -40,22 +40,29 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import os
 import random
 import sys
 from collections import Counter
+from dataclasses import fields
 from typing import Dict, List, Tuple
 
 import numpy as np
 
 from ai.cardplay import position_in
 from ai.robot import LEVELS
-from ai.sampling import sample_deals
-from benchmarks.diagnostics.play_decisions import decision_view, read_decisions
+from ai.sampling import SamplingError, SamplingSettings, sample_deals
+from benchmarks.diagnostics.play_decisions import (
+    check_out,
+    decision_view,
+    read_decisions,
+    write_rows,
+)
 from benchmarks.quality.play_strength import _system, mean_se, read_rows
 from ddsolver.scoring import imps, score
 from ddsolver.solver import Solver
+
+_SETTINGS = {f.name for f in fields(SamplingSettings)}
 
 #: The hard level's sampler options, one thread.
 HARD = {**dict(LEVELS["hard"].sampling), "threads": 1}
@@ -337,6 +344,16 @@ def _sampler_option(text: str) -> Tuple[str, object]:
                                          f"True, None)")
 
 
+def _delta(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0 <= x < float("inf"):
+        raise argparse.ArgumentTypeError(f"a number of IMPs >= 0, not {text!r}")
+    return x
+
+
 def _positive(text: str) -> int:
     try:
         n = int(text)
@@ -375,7 +392,7 @@ def main(argv=None) -> int:
                            help="a sampler option instead of the hard level's (repeatable; "
                                 "e.g. --set play_checks=52)")
         else:
-            c.add_argument("--delta", type=float, default=1.0, metavar="IMPS",
+            c.add_argument("--delta", type=_delta, default=1.0, metavar="IMPS",
                            help="cards within this many IMPs of the best mean are played out "
                                 "(default 1.0)")
     r = sub.add_parser("report", help=helps["report"], description=helps["report"])
@@ -387,7 +404,10 @@ def main(argv=None) -> int:
             if not os.path.isfile(f):
                 ap.error(f"cannot read {f}: " + ("it is a directory" if os.path.isdir(f)
                                                   else "no such file"))
-        rows = [row for f in args.files for row in read_rows(f)]
+        try:
+            rows = [row for f in args.files for row in read_rows(f)]
+        except (OSError, UnicodeDecodeError) as e:
+            ap.error(f"cannot read the rows: {e}")
         if not rows:
             ap.error("no rows in the files given")
         kinds = {"rollouts" if isinstance(row, dict) and {"played_out", "plain"} <= set(row)
@@ -399,18 +419,22 @@ def main(argv=None) -> int:
             ap.error("the files mix 'calibrate' and 'rollouts' rows")
         (report_rollouts if kinds == {"rollouts"} else report_calibration)(rows)
         return 0
+    check_out(args.out)
     decisions = read_decisions(args.decisions)
     i, n = args.part
     decisions = decisions[i::n]
     if args.cmd == "calibrate":
-        rows = calibrate(decisions, args.samples, {**HARD, **dict(args.options)})
+        options = {**HARD, **dict(args.options)}
+        try:
+            SamplingSettings(**{k: v for k, v in options.items()
+                                if k in _SETTINGS}).checked()
+        except SamplingError as e:
+            ap.error(str(e))
+        rows = calibrate(decisions, args.samples, options)
     else:                              # a decision of equal cards cannot lose a trick
         rows = rollouts([d for d in decisions if not d.get("equal")], args.samples,
                         args.delta)
-    with open(args.out, "w") as fh:
-        for row in rows:
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
+    write_rows(args.out, rows)         # via OUT.part: a failed run leaves OUT as it was
     return 0
 
 
