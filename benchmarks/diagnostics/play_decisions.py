@@ -263,14 +263,17 @@ def write_rows(path: str, rows) -> int:
     return n
 
 
-def _at_least_one(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"a positive integer, not {text!r}")
-    return n
+def positive(what: str = "a positive integer"):
+    """An argparse type: an integer >= 1, else an error that says ``what`` is wanted."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"{what}, not {text!r}")
+        return n
+    return parse
 
 
 def main(argv=None) -> int:
@@ -294,9 +297,9 @@ def main(argv=None) -> int:
     e.add_argument("decisions", metavar="DECISIONS.jsonl")
     e.add_argument("configs", nargs="+", metavar="CONFIG",
                    help="a player of play_strength with overrides, e.g. hard:samples=200")
-    e.add_argument("--deals", type=_at_least_one, default=None,
+    e.add_argument("--deals", type=positive(), default=None,
                    help="only the first N deals")
-    e.add_argument("--threads", type=_at_least_one, default=None)
+    e.add_argument("--threads", type=positive(), default=None)
     e.add_argument("--budget", action="store_true",
                    help="keep the time budgets (default: lifted, as --no-budget)")
     args = ap.parse_args(argv)

@@ -55,6 +55,7 @@ from ai.sampling import SamplingError, SamplingSettings, sample_deals
 from benchmarks.diagnostics.play_decisions import (
     check_out,
     decision_view,
+    positive,
     read_decisions,
     write_rows,
 )
@@ -354,17 +355,6 @@ def _delta(text: str) -> float:
     return x
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"a count of layouts is a positive integer, not "
-                                         f"{text!r}")
-    return n
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.diagnostics.posterior",
                                  description=__doc__,
@@ -381,7 +371,8 @@ def main(argv=None) -> int:
         c.add_argument("--out", required=True, metavar="ROWS.jsonl",
                        help="where the rows go (JSON lines, one per decision)")
         default = 120 if name == "calibrate" else 24
-        c.add_argument("--samples", type=_positive, default=default, metavar="N",
+        c.add_argument("--samples", type=positive("a count of layouts is a positive integer"),
+                       default=default, metavar="N",
                        help=f"layouts dealt per decision (default {default})")
         c.add_argument("--part", type=_part, default=(0, 1), metavar="I/N",
                        help="only every N-th decision from the I-th, to split a run among N "
