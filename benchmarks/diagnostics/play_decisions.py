@@ -160,7 +160,7 @@ def _decision_view(d: dict, system):
     pos = Position(deal, trump=auction.contract.strain, leader=auction.declarer.lho)
     played = []
     cards = [Card.from_str(c) for c in d["play"].split()]
-    if d["played"] >= len(cards):
+    if d["played"] > len(cards):
         raise ValueError(f"'played' is {d['played']} but the play has {len(cards)} cards")
     for c in cards[:d["played"]]:
         played.append((pos.to_move, c))
@@ -263,17 +263,23 @@ def write_rows(path: str, rows) -> int:
     return n
 
 
-def positive(what: str = "a positive integer"):
-    """An argparse type: an integer >= 1, else an error that says ``what`` is wanted."""
-    def parse(text: str) -> int:
+def at_least(low, what: str, convert=int):
+    """An argparse type: ``convert(text)``, finite and at least ``low``, else an error that
+    says ``what`` is wanted (NaN and infinity are refused too)."""
+    def parse(text: str):
         try:
-            n = int(text)
+            x = convert(text)
         except ValueError:
-            n = 0
-        if n < 1:
+            x = None
+        if x is None or not low <= x < float("inf"):
             raise argparse.ArgumentTypeError(f"{what}, not {text!r}")
-        return n
+        return x
     return parse
+
+
+def positive(what: str = "a positive integer"):
+    """An argparse type: an integer >= 1."""
+    return at_least(1, what)
 
 
 def main(argv=None) -> int:

@@ -53,6 +53,7 @@ from ai.cardplay import position_in
 from ai.robot import LEVELS
 from ai.sampling import SamplingError, SamplingSettings, sample_deals
 from benchmarks.diagnostics.play_decisions import (
+    at_least,
     check_out,
     decision_view,
     positive,
@@ -345,16 +346,6 @@ def _sampler_option(text: str) -> Tuple[str, object]:
                                          f"True, None)")
 
 
-def _delta(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        x = -1.0
-    if not 0 <= x < float("inf"):
-        raise argparse.ArgumentTypeError(f"a number of IMPs >= 0, not {text!r}")
-    return x
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.diagnostics.posterior",
                                  description=__doc__,
@@ -383,7 +374,8 @@ def main(argv=None) -> int:
                            help="a sampler option instead of the hard level's (repeatable; "
                                 "e.g. --set play_checks=52)")
         else:
-            c.add_argument("--delta", type=_delta, default=1.0, metavar="IMPS",
+            c.add_argument("--delta", type=at_least(0.0, "a number of IMPs >= 0", float),
+                           default=1.0, metavar="IMPS",
                            help="cards within this many IMPs of the best mean are played out "
                                 "(default 1.0)")
     r = sub.add_parser("report", help=helps["report"], description=helps["report"])
