@@ -199,6 +199,18 @@ class SamplingSettings:
         used.  With a budget the weights can depend on the machine's speed.
     :ivar threads: threads for the play checks, one :class:`~ddsolver.Solver` each.
     :ivar solver_memory_mb: transposition table of each such solver.
+
+    Weights by carding (no solving):
+
+    :ivar lowest_equals_weight: factor per card for a layout in which a hidden player,
+        following suit, played a card while holding the next lower card of the suit still
+        out (a touching card: the two are equal).  Standard carding, and this engine's own
+        players (:mod:`ai.cardplay`: "equivalent cards give the lowest"), follow with the
+        lowest of touching cards, so such a layout is less likely: the restricted-choice
+        argument, with a player who always plays the lowest of equals (Kelsey and
+        Glauert, *Bridge Odds for Practical Players*, on restricted choice).  Leads and
+        discards are not weighed (conventions differ: top of a sequence, signals).
+        ``1.0``: off.
     """
 
     exact_max_layouts: int = 1000
@@ -217,6 +229,7 @@ class SamplingSettings:
     play_seconds: Optional[float] = None
     threads: int = 1
     solver_memory_mb: int = 64
+    lowest_equals_weight: float = 1.0
 
     def checked(self) -> "SamplingSettings":
         """The settings, checked.
@@ -239,7 +252,7 @@ class SamplingSettings:
             integer(name, 0)
         for name in ("max_tries", "threads", "solver_memory_mb", "bid_draws"):
             integer(name, 1)
-        for name in ("misbid_weight", "play_mistake_weight"):
+        for name in ("misbid_weight", "play_mistake_weight", "lowest_equals_weight"):
             number(name, 0.0, 1.0)
         number("max_seconds", 0.0, math.inf, optional=True)
         number("play_seconds", 0.0, math.inf, optional=True)
@@ -1013,6 +1026,9 @@ def _sample_auction(view: SeatView, n: int, rng: random.Random, system,
     if deals and settings.play_weights:
         play, pstats = _play_factors(view, deals, settings)
         stats.update(pstats)
+    if deals and settings.lowest_equals_weight < 1.0:
+        equals = _equals_factors(view, deals, settings.lowest_equals_weight)
+        play = equals if play is None else [x * y for x, y in zip(play, equals)]
     weights = [1.0] * len(deals)
     if bid is not None and play is not None:
         weights = [x * y for x, y in zip(bid, play)]
@@ -1244,6 +1260,46 @@ def _play_factors(view: SeatView, deals: Sequence[Deal], settings: SamplingSetti
     factors = weight.tolist()
     stats["play_seconds"] = time.perf_counter() - t0
     return factors, stats
+
+
+def _equals_checks(view: SeatView) -> List[Tuple[Seat, int]]:
+    """(seat, card bit) per hidden player's card that followed suit while the next lower
+    card of the suit (among those not played before that trick) was still out and unseen:
+    a layout giving that player the lower card had it follow with the higher of two
+    touching cards (:attr:`SamplingSettings.lowest_equals_weight`)."""
+    hidden = set(view.hidden_seats)
+    unseen = view.unseen_cards.mask
+    out = []
+    before = 0
+    played = view.played
+    for start in range(0, len(played), 4):
+        trick = played[start:start + 4]
+        led = trick[0][1].suit
+        for seat, card in trick[1:]:
+            if seat not in hidden or card.suit != led:
+                continue
+            for rank in range(int(card.rank) - 1, 1, -1):
+                lower = Card(card.suit, rank)
+                if not before & lower.bit:
+                    if unseen & lower.bit:
+                        out.append((seat, lower.bit))
+                    break
+        for _, card in trick:
+            before |= card.bit
+    return out
+
+
+def _equals_factors(view: SeatView, deals: Sequence[Deal], w: float) -> List[float]:
+    """``w ** (cards followed with the higher of touching cards)`` per deal (see
+    :func:`_equals_checks`)."""
+    checks = _equals_checks(view)
+    if not checks:
+        return [1.0] * len(deals)
+    hands = np.array([d.masks() for d in deals], dtype=np.uint64)
+    count = np.zeros(len(deals))
+    for seat, bit in checks:
+        count += (hands[:, int(seat)] & np.uint64(bit)) != 0
+    return np.power(w, count).tolist()
 
 
 # -- the entry point --------------------------------------------------------------------------

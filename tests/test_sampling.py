@@ -508,7 +508,7 @@ def test_bad_arguments():
     for bad in ({"misbid_weight": 1.5}, {"misbid_weight": -0.1}, {"threads": 0},
                 {"play_checks": -1}, {"play_seconds": -1.0}, {"max_tries": 0},
                 {"bid_weights": 1}, {"exact_max_layouts": 2.5}, {"bid_cache": []},
-                {"max_seconds": "1"}):
+                {"max_seconds": "1"}, {"lowest_equals_weight": 1.5}):
         with pytest.raises(SamplingError):
             sample_deals(view, 3, 1, method="auction", system=SA, **bad)
     assert len(sample_deals(view, 0, 1)) == 0
@@ -600,6 +600,70 @@ def test_play_weights_match_the_solver():
             lost_any += lost > 0
         assert w == expect
     assert lost_any > 0                                    # some card was a mistake somewhere
+
+
+def _touching_lower(deal, played, i):
+    """Whether the player of ``played[i]`` held, in ``deal``, a lower card of the same suit
+    with every rank between the two played before that trick (a touching card)."""
+    seat, card = played[i]
+    start = i - i % 4
+    gone = {c for _, c in played[:start]}
+    held = {c for c in cards_of_mask(deal[seat].mask)} - {c for _, c in played[:i]}
+    for x in held:
+        if x.suit == card.suit and x.rank < card.rank and all(
+                Card(card.suit, r) in gone for r in range(int(x.rank) + 1, int(card.rank))):
+            return True
+    return False
+
+
+def test_lowest_equals_weights_follow_the_carding():
+    """With ``lowest_equals_weight`` w, a layout's weight is proportional to w ** (hidden
+    players' cards that followed suit while the player held a touching lower card),
+    recounted here card by card over random plays; leads and discards do not count."""
+    varied = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        played = _play(DEAL, Seat.NORTH, "NT", 26, rng)
+        view = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION,
+                         played=played, dummy_hand=DEAL.south)
+        s = sample_deals(view, 100, 5, method="auction", system=SA, bid_weights=False,
+                         lowest_equals_weight=0.25, exact_max_layouts=0)
+        plain = sample_deals(view, 100, 5, method="auction", system=SA, bid_weights=False,
+                             exact_max_layouts=0)
+        assert s.deals == plain.deals and set(plain.weights) == {1.0}
+        ratios = set()
+        counts = Counter()
+        for d, w in zip(s, s.weights):
+            n = sum(_touching_lower(d, played, i) for i in range(len(played))
+                    if i % 4 and played[i][0] in (Seat.EAST, Seat.WEST)
+                    and played[i][1].suit == played[i - i % 4][1].suit)
+            counts[n] += 1
+            ratios.add(round(w / 0.25 ** n, 12))
+        assert len(ratios) == 1, seed            # the same factor for cards known anyway
+        varied += len(counts) >= 2
+    assert varied >= 3                           # the weights differ between layouts
+
+
+def test_lowest_equals_weight_places_the_touching_honour():
+    """North declares 3NT; at trick 2 it leads a low heart and East follows with the queen
+    while the jack is unseen: with the weight at 0, no layout with weight gives East the
+    jack too (East would have played it, the lower of touching cards).  (West follows with
+    the seven, whose touching six is dummy's: no weight.)"""
+    deal = Deal.from_pbn("N:AK4.K52.Q963.KJ2 653.QJ3.T42.A873 JT97.A86.A87.T96 Q82.T974.KJ5.Q54")
+    pos = Position(deal, "NT", Seat.EAST)
+    played = []
+    for c in ["S6", "S7", "SQ", "SK", "H2", "HQ", "HA", "H7"]:
+        played.append((pos.to_move, Card.from_str(c)))
+        pos.play(Card.from_str(c))
+    assert played[5] == (Seat.EAST, Card.from_str("HQ"))
+    view = seat_view("N", deal.north, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=played, dummy_hand=deal.south)
+    jack = Card.from_str("HJ")
+    s = sample_deals(view, 300, 2, method="auction", system=SA, bid_weights=False,
+                     exact_max_layouts=0, lowest_equals_weight=0.0)
+    with_jack = [jack in cards_of_mask(d.east.mask) for d in s]
+    assert 0 < sum(with_jack) < len(s)
+    assert s.weights == tuple(0.0 if j else 1.0 for j in with_jack)
 
 
 # -- the analyst's tools ----------------------------------------------------------------------
