@@ -97,6 +97,12 @@ class PlaySettings:
         each of at least this many layouts (0: never).
     :ivar tie_margin: cards whose expected utility is within this margin of the best one
         (IMPs, or tricks) count as equally good.
+    :ivar declarer_risk: at declarer's decisions, each card's expected utility plus this
+        many times its tail loss: the weighted mean of the tricks it loses against the
+        layout's best card over the worst :attr:`risk_share` of the layouts for that card
+        (a conditional value at risk, Rockafellar & Uryasev, J. of Risk 2, 2000); ``0``:
+        the plain expectation.  Applied when the card is chosen, not by the early stop.
+    :ivar risk_share: the share of the layouts' weight that makes the tail, in (0, 1].
     :ivar time_budget: seconds per decision, a cap: no new chunk of layouts is started when
         it would end past the budget (the first :attr:`min_samples` are always solved), and
         the weights by the play get :data:`PLAY_CHECK_SHARE` of it; ``None``: no cap (see
@@ -117,6 +123,8 @@ class PlaySettings:
     early_stop: float = 0.0
     equal_stop: int = 0
     tie_margin: float = 0.0
+    declarer_risk: float = 0.0
+    risk_share: float = 0.25
     time_budget: Optional[float] = 1.0
     lead_time_budget: Optional[float] = None
     threads: Optional[int] = None
@@ -131,7 +139,7 @@ class PlaySettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-        for name in ("early_stop", "tie_margin"):
+        for name in ("early_stop", "tie_margin", "declarer_risk"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not value >= 0 or not math.isfinite(value):
@@ -147,6 +155,9 @@ class PlaySettings:
         if self.threads is not None and (isinstance(self.threads, bool) or
                                          not isinstance(self.threads, int) or self.threads < 1):
             raise ValueError(f"threads must be None or an integer >= 1, got {self.threads!r}")
+        if isinstance(self.risk_share, bool) or not isinstance(self.risk_share, (int, float)) \
+                or not 0 < self.risk_share <= 1:
+            raise ValueError(f"risk_share must be a number in (0, 1], got {self.risk_share!r}")
         if self.utility not in UTILITIES:
             raise ValueError(f"utility must be one of {UTILITIES}, got {self.utility!r}")
         if self.method not in _methods():
@@ -490,6 +501,11 @@ class CardPlayer:
         mover = [[(row[j] if mover_decl else 13 - row[j]) for j in range(m)] for row in tricks]
         mover_mean = [sum(w * r[j] for w, r in zip(weights, mover)) / total_w for j in range(m)]
         worst = [min(r[j] for r in mover) for j in range(m)]
+        if self.settings.declarer_risk and mover_decl:
+            share = self.settings.risk_share
+            for j in range(m):
+                utility[j] += self.settings.declarer_risk * _tail_loss(
+                    [r[j] - max(r) for r in mover], weights, total_w, share)
         dominated = set()
         for a in range(m):
             ra = [r[a] for r in mover]
@@ -510,6 +526,23 @@ class CardPlayer:
         return CardChoice(legal[best], tuple(legal), tuple(tricks), tuple(weights),
                           tuple(utility), len(tricks), time.perf_counter() - start, exact,
                           reason)
+
+
+def _tail_loss(losses: Sequence[float], weights: Sequence[float], total: float,
+               share: float) -> float:
+    """The weighted mean of ``losses`` (tricks, <= 0) over the worst ``share`` of the
+    total weight (a layout straddling the boundary counts in part)."""
+    cap = share * total
+    if cap <= 0:
+        return 0.0
+    taken = acc = 0.0
+    for x, w in sorted(zip(losses, weights)):
+        part = min(w, cap - taken)
+        if part <= 0:
+            break
+        acc += part * x
+        taken += part
+    return acc / cap
 
 
 def _winning(cards: Sequence[Card], trump) -> int:

@@ -297,6 +297,44 @@ def test_the_utility_weighs_the_contract_at_imps():
     assert c.card == legal[1] and c.utility == pytest.approx((9.0, 9.5))
 
 
+def test_declarer_risk_adds_the_tail_loss():
+    """With ``declarer_risk`` r, a declarer's card's utility is its mean IMPs plus r times
+    the mean tricks it loses (against the layout's best card) over the worst
+    ``risk_share`` of the layouts; a defender's utilities are unchanged."""
+    deal, auc, played = ending(CASH, "1NT Pass 3NT Pass Pass Pass", "S", "S")
+    view = _view(deal, auc, played, "S")
+    legal = view.legal_cards[:2]
+    # 3NT: card 0 takes 10 tricks where card 1 takes 11 (three layouts), and 11 where
+    # card 1 takes 9 (one layout): card 1 has the better mean, and the bigger tail loss
+    tricks = [(10, 11), (10, 11), (10, 11), (11, 9)]
+    weights = [1.0] * 4
+
+    def pick(v, cards, **kw):
+        return CardPlayer(PlaySettings(threads=1, **kw))._pick(v, cards, tricks, weights,
+                                                               0.0, False, "searched")
+
+    plain = pick(view, legal)
+    # IMPs: 430 against 460 (-1) in three layouts; 400 against 460 (-2) in one
+    assert plain.utility == pytest.approx((-0.75, -0.5)) and plain.card == legal[1]
+    # the worst quarter of the layouts: card 0 loses 1 trick there, card 1 loses 2
+    risky = pick(view, legal, declarer_risk=0.5)
+    assert risky.utility == pytest.approx((-0.75 - 0.5, -0.5 - 1.0))
+    assert risky.card == legal[0]
+    # the worst half: card 0 loses 1 and 1, card 1 loses 2 and 0
+    half = pick(view, legal, declarer_risk=0.5, risk_share=0.5)
+    assert half.utility == pytest.approx((-0.75 - 0.5, -0.5 - 0.5))
+    # West (a defender) to lead: the same tricks are declarer's; no tail term
+    wdeal, wauc, wplayed = ending(CASH, "1NT Pass 3NT Pass Pass Pass", "S", "W")
+    west = _view(wdeal, wauc, wplayed, "W")
+    assert west.to_play == Seat.WEST
+    wlegal = west.legal_cards[:2]
+    assert pick(west, wlegal, declarer_risk=0.5).utility == pick(west, wlegal).utility
+    for bad in ({"declarer_risk": -0.1}, {"risk_share": 0.0}, {"risk_share": 1.5},
+                {"declarer_risk": float("inf")}, {"risk_share": True}):
+        with pytest.raises(ValueError):
+            PlaySettings(**bad)
+
+
 def test_early_stop_when_one_card_is_clearly_best():
     deal, auc, played = ending(CASH, "1NT Pass 3NT Pass Pass Pass", "S", "S")
     view = _view(deal, auc, played, "S")
