@@ -4,7 +4,8 @@
         [--samples 120] [--part 0/2] [--set NAME=VALUE ...]
     python -m benchmarks.diagnostics.posterior rollouts D.jsonl --out R.jsonl \\
         [--samples 24] [--delta 1.0] [--part 0/2]
-    python -m benchmarks.diagnostics.posterior report C.jsonl ... | R.jsonl ...
+    python -m benchmarks.diagnostics.posterior report C.jsonl ... [--risk W [--risk-share S]]
+    python -m benchmarks.diagnostics.posterior report R.jsonl ...
 
 ``D.jsonl`` holds the decisions (:mod:`benchmarks.diagnostics.play_decisions`
 ``collect``; for ``calibrate`` collect them with ``--all``: a file of only the decisions
@@ -49,7 +50,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from ai.cardplay import position_in
+from ai.cardplay import _tail_loss, position_in
 from ai.robot import LEVELS
 from ai.sampling import SamplingError, SamplingSettings, sample_deals
 from benchmarks.diagnostics.play_decisions import (
@@ -114,28 +115,39 @@ def calibrate(decisions: List[dict], samples: int, options: dict):
                "real": d["values"]}
 
 
-def _pick(row: dict, utility: str) -> int:
-    """Index of the card the plain choice makes on the row's layouts."""
+def _side_score(row: dict, tricks: int) -> int:
+    """The deciding side's score when it takes ``tricks`` of the tricks left."""
+    t = row["done"] + (tricks if row["declarer_side"] else row["left"] - tricks)
+    points = row["scores"][str(t)]
+    return points if row["declarer_side"] else -points
+
+
+def _pick(row: dict, utility: str, risk: float = 0.0, share: float = 0.25) -> int:
+    """Index of the card the plain choice makes on the row's layouts; with ``risk``, at
+    declarer's decisions, the utility plus ``risk`` times the tail loss over the worst
+    ``share`` of the layouts (:attr:`ai.cardplay.PlaySettings.declarer_risk`)."""
     w, vals = row["weights"], row["values"]
     total = sum(w) or 1.0
-    pts = {int(t): s for t, s in row["scores"].items()}
     m = len(row["cards"])
     tricks = [0.0] * m
     util = [0.0] * m
     for wi, r in zip(w, vals):
-        decl = [row["done"] + (v if row["declarer_side"] else row["left"] - v) for v in r]
-        sc = [pts[t] if row["declarer_side"] else -pts[t] for t in decl]
+        sc = [_side_score(row, v) for v in r]
         top = max(sc)
         for j in range(m):
             tricks[j] += wi * r[j] / total
             util[j] += wi * imps(sc[j] - top) / total
+    if risk and row["declarer_side"]:
+        for j in range(m):
+            tail = _tail_loss([r[j] - max(r) for r in vals], w, total, share)
+            (tricks if utility == "tricks" else util)[j] += risk * tail
     first, second = (tricks, util) if utility == "tricks" else (util, tricks)
     rank = "23456789TJQKA"
     return max(range(m), key=lambda j: (round(first[j], 9), round(second[j], 9),
                                         -rank.index(row["cards"][j][1])))
 
 
-def report_calibration(rows: List[dict]) -> None:
+def report_calibration(rows: List[dict], risk: float = 0.0, share: float = 0.25) -> None:
     bins = {True: Counter(), False: Counter()}
     for row in rows:
         w, vals = row["weights"], row["values"]
@@ -179,6 +191,27 @@ def report_calibration(rows: List[dict]) -> None:
     m, se = mean_se([lost["tricks"][k] - lost["IMPs"][k] for k in deals])
     print(f"tricks minus IMPs, paired: {m:+.3f} ± {se:.3f} ({len(rows)} decisions, "
           f"{len(deals)} deals)")
+    if risk:
+        loss = {u: {"tricks": Counter(), "IMPs": Counter()} for u in ("plain", "risk")}
+        changed = 0
+        for row in rows:
+            key = tuple(row["key"][:3])
+            real = [row["real"][c] for c in row["cards"]]
+            top = max(_side_score(row, v) for v in real)
+            picks = {"plain": _pick(row, "IMPs"), "risk": _pick(row, "IMPs", risk, share)}
+            changed += picks["plain"] != picks["risk"]
+            for u, j in picks.items():
+                loss[u]["tricks"][key] += max(real) - real[j]
+                loss[u]["IMPs"][key] -= imps(_side_score(row, real[j]) - top)
+        m, se = mean_se([loss["risk"]["tricks"][k] for k in deals])
+        print(f"best mean IMPs + {risk:g} x tail loss (worst {share:.0%} of the layouts; "
+              f"declarer's decisions): tricks lost per deal {m:.3f} ± {se:.3f}; "
+              f"{changed} choices differ from best mean IMPs")
+        for what in ("tricks", "IMPs"):
+            m, se = mean_se([loss["risk"][what][k] - loss["plain"][what][k] for k in deals])
+            i, _ = mean_se([loss["plain"][what][k] for k in deals])
+            print(f"  {what} lost per deal, paired against best mean IMPs ({i:.3f}): "
+                  f"{m:+.3f} ± {se:.3f}")
     if not any(row.get("equal") for row in rows):
         print("note: no decision here has all its cards equal in the real deal, so these "
               "rows are the decisions that can lose a trick, chosen with the real deal: "
@@ -329,6 +362,17 @@ def _part(text: str) -> Tuple[int, int]:
     return i, n
 
 
+def _share(text: str) -> float:
+    """An argparse type: a share of the layouts in (0, 1]."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = None
+    if x is None or not 0 < x <= 1:
+        raise argparse.ArgumentTypeError(f"a share in (0, 1], not {text!r}")
+    return x
+
+
 def _sampler_option(text: str) -> Tuple[str, object]:
     """``NAME=VALUE``: a field of :class:`ai.sampling.SamplingSettings` and a Python literal."""
     from dataclasses import fields
@@ -381,6 +425,11 @@ def main(argv=None) -> int:
     r = sub.add_parser("report", help=helps["report"], description=helps["report"])
     r.add_argument("files", nargs="+", metavar="ROWS.jsonl",
                    help="rows of one kind ('calibrate' or 'rollouts')")
+    r.add_argument("--risk", type=at_least(0.0, "a weight >= 0", float), default=0.0,
+                   metavar="W", help="calibrate rows: also the choice with a tail-loss "
+                                     "term of this weight at declarer's decisions")
+    r.add_argument("--risk-share", type=_share, default=0.25, metavar="S",
+                   help="the share of the layouts in the tail (default 0.25)")
     args = ap.parse_args(argv)
     if args.cmd == "report":
         for f in args.files:
@@ -400,7 +449,10 @@ def main(argv=None) -> int:
             ap.error("the files hold rows that 'calibrate' and 'rollouts' do not write")
         if len(kinds) > 1:
             ap.error("the files mix 'calibrate' and 'rollouts' rows")
-        (report_rollouts if kinds == {"rollouts"} else report_calibration)(rows)
+        if kinds == {"rollouts"}:
+            report_rollouts(rows)
+        else:
+            report_calibration(rows, args.risk, args.risk_share)
         return 0
     check_out(args.out)
     decisions = read_decisions(args.decisions)
