@@ -86,7 +86,8 @@ class PlaySettings:
     :ivar min_samples: layouts solved before the early stop or the budget may end a decision.
     :ivar method: the sampling method (:func:`ai.sampling.sample_deals`).
     :ivar sampling: extra keyword options for :func:`ai.sampling.sample_deals`, as
-        ``(name, value)`` pairs (a dict is accepted and converted).
+        ``(name, value)`` pairs (a dict is accepted and converted); method ``"auction"``
+        only, each a field of :class:`ai.sampling.SamplingSettings`, checked here.
     :ivar utility: ``"score"``: the expected result for the contract and the scoring (IMPs
         against each layout's best card at IMPs, tricks at matchpoints); ``"tricks"``: the
         mean tricks of the side to play whatever the scoring (the plain Monte Carlo player
@@ -171,6 +172,17 @@ class PlaySettings:
             raise ValueError(f"sampling must be (name, value) pairs or a dict, got "
                              f"{self.sampling!r}") from None
         object.__setattr__(self, "sampling", sampling)
+        if sampling:
+            if self.method != "auction":
+                raise ValueError(f"sampling options are for method 'auction', not "
+                                 f"{self.method!r}: {dict(sampling)!r}")
+            from ai.sampling import SamplingError, SamplingSettings
+            try:
+                SamplingSettings(**dict(sampling)).checked()
+            except TypeError as exc:
+                raise ValueError(f"unknown sampling option: {exc}") from None
+            except SamplingError as exc:
+                raise ValueError(f"sampling: {exc}") from None
 
     def untimed(self) -> "PlaySettings":
         """A copy without time budgets (and, for the ``"auction"`` sampler, without its

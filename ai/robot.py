@@ -16,10 +16,12 @@ or card whenever it sees the same things, whatever the hidden cards are.
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from typing import Optional, Union
 
 from ai.cardplay import CardChoice, CardPlayer, PlaySettings
 from ai.players import SeatView
+from ai.sampling import SamplingSettings
 from ddsolver.auction import Call
 from ddsolver.cards import Card
 
@@ -55,6 +57,12 @@ LEVELS = {
 }
 
 
+#: The sampler's settings that are not also card-play settings (``threads`` is both: the
+#: card player's).
+_SAMPLER_ONLY = frozenset(f.name for f in fields(SamplingSettings)) - frozenset(
+    f.name for f in fields(PlaySettings))
+
+
 class ComputerPlayer:
     """A computer player at one seat (the :class:`ai.players.Player` protocol).
 
@@ -64,7 +72,9 @@ class ComputerPlayer:
     :param system: the bidding system (default :class:`ai.bidding.StandardAmerican`).
     :param settings: a :class:`~ai.cardplay.PlaySettings` replacing the level's.
     :param overrides: single settings to change, e.g. ``samples=100, time_budget=2.0,
-        threads=1``.
+        threads=1``: fields of :class:`~ai.cardplay.PlaySettings`, or of
+        :class:`ai.sampling.SamplingSettings` (``play_checks=8``), which are merged into
+        the level's ``sampling`` options (the ``"auction"`` method's: medium and hard).
     :raises ValueError: for an unknown level or a bad setting.
     :raises TypeError: for a seed that is neither an integer, text nor ``None``.
     """
@@ -79,6 +89,11 @@ class ComputerPlayer:
             from ai.bidding import StandardAmerican
             system = StandardAmerican()
         base = settings if settings is not None else LEVELS[level]
+        sampler = {k: overrides.pop(k) for k in list(overrides)
+                   if k in _SAMPLER_ONLY}
+        if sampler:
+            overrides["sampling"] = {**dict(overrides.get("sampling", base.sampling)),
+                                     **sampler}
         try:
             self.settings = base.with_(**overrides) if overrides else base
         except TypeError as exc:

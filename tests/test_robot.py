@@ -38,6 +38,16 @@ def test_levels_and_settings():
         ComputerPlayer("easy", seed=1.5)
     with pytest.raises(TypeError):
         ComputerPlayer("easy").card(DEAL)
+    # the sampler's settings are merged into the level's own sampling options
+    q = ComputerPlayer("hard", lowest_equals_weight=0.1, play_checks=6)
+    assert dict(q.settings.sampling) == dict(LEVELS["hard"].sampling, play_checks=6,
+                                             lowest_equals_weight=0.1)
+    for bad in (dict(lowest_equals_weight=7), dict(play_checks=-1),
+                dict(sampling={"bogus": 1}), dict(sampling={"misbid_weight": "x"})):
+        with pytest.raises(ValueError, match="sampling"):
+            ComputerPlayer("hard", **bad)
+    with pytest.raises(ValueError, match="auction"):      # easy deals uniformly
+        ComputerPlayer("easy", play_checks=3)
 
 
 def test_a_forced_card_is_played_at_once():

@@ -449,10 +449,14 @@ def main(argv=None) -> int:
             ap.error("the files hold rows that 'calibrate' and 'rollouts' do not write")
         if len(kinds) > 1:
             ap.error("the files mix 'calibrate' and 'rollouts' rows")
-        if kinds == {"rollouts"}:
-            report_rollouts(rows)
-        else:
-            report_calibration(rows, args.risk, args.risk_share)
+        try:
+            if kinds == {"rollouts"}:
+                report_rollouts(rows)
+            else:
+                report_calibration(rows, args.risk, args.risk_share)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            ap.error(f"a row is not a complete row of 'calibrate' or 'rollouts' "
+                     f"({type(e).__name__}: {e})")
         return 0
     check_out(args.out)
     decisions = read_decisions(args.decisions)
