@@ -515,9 +515,10 @@ class CardPlayer:
         worst = [min(r[j] for r in mover) for j in range(m)]
         if self.settings.declarer_risk and mover_decl:
             share = self.settings.risk_share
+            tops = [max(r) for r in mover]
             for j in range(m):
                 utility[j] += self.settings.declarer_risk * _tail_loss(
-                    [r[j] - max(r) for r in mover], weights, total_w, share)
+                    [r[j] - t for r, t in zip(mover, tops)], weights, total_w, share)
         dominated = set()
         for a in range(m):
             ra = [r[a] for r in mover]

@@ -138,8 +138,9 @@ def _pick(row: dict, utility: str, risk: float = 0.0, share: float = 0.25) -> in
             tricks[j] += wi * r[j] / total
             util[j] += wi * imps(sc[j] - top) / total
     if risk and row["declarer_side"]:
+        tops = [max(r) for r in vals]
         for j in range(m):
-            tail = _tail_loss([r[j] - max(r) for r in vals], w, total, share)
+            tail = _tail_loss([r[j] - t for r, t in zip(vals, tops)], w, total, share)
             (tricks if utility == "tricks" else util)[j] += risk * tail
     first, second = (tricks, util) if utility == "tricks" else (util, tricks)
     rank = "23456789TJQKA"
@@ -375,12 +376,9 @@ def _share(text: str) -> float:
 
 def _sampler_option(text: str) -> Tuple[str, object]:
     """``NAME=VALUE``: a field of :class:`ai.sampling.SamplingSettings` and a Python literal."""
-    from dataclasses import fields
-
-    from ai.sampling import SamplingSettings
     name, eq, value = text.partition("=")
-    known = [f.name for f in fields(SamplingSettings)]
-    if not eq or name not in known:
+    if not eq or name not in _SETTINGS:
+        known = [f.name for f in fields(SamplingSettings)]
         raise argparse.ArgumentTypeError(
             f"{text!r} is not NAME=VALUE with NAME one of: {', '.join(known)}")
     try:
