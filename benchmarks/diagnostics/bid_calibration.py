@@ -1,0 +1,284 @@
+"""Is the hard bidder's simulation right?  Its simulated gains against the real deals' gains.
+
+    python -m benchmarks.diagnostics.bid_calibration run --seed 7 --deals 350 --out C.jsonl \\
+        [--start 0] [--samples 48] [--bid-weights yes|no] [--cache 'cache/dd_seed{seed}.jsonl']
+    python -m benchmarks.diagnostics.bid_calibration report C.jsonl ... [--against B.jsonl ...]
+
+``run`` bids each deal with the rules alone (``StandardAmerican``, four robots; the
+duplicate cycle's dealer and vulnerability, as ``bidding_quality``).  At every call where the
+hard bidder would simulate (:meth:`ai.bidding.simulation.SimulatingBidder.pool` gives two or
+more candidates) it judges the candidates on ``--samples`` layouts of the seat's view
+(:meth:`SimulatingBidder.evaluate`, every layout, no stops, untimed): the simulated gain of
+each candidate over the rules' call, in IMPs for the deciding side, with its standard
+error.  Then, for the measurement only, each candidate's *real* gain: the auction finished
+by the system on the real deal after that candidate, scored double dummy (the deal's DD
+table), against the rules' call finished the same way.  The real deal never reaches the
+simulation.  One row per deal, with or without decisions (JSON lines, written to
+``OUT.part`` and renamed when done).
+
+``report`` says
+
+* how well the simulated gains predict the real ones (mean real minus simulated, by kind of
+  candidate and by bins of the simulated gain): a calibrated simulation has real minus
+  simulated near 0 in every bin;
+* what a choice among the rules' candidates could gain at most: an oracle that sees the real
+  deal and departs once per deal (the best real gain of any candidate at any decision), and
+  the same among the candidates that reach slam more often than the rules' call;
+* what decision rules gain (the hard bidder's: the best simulated gain if it is at least
+  ``margin`` IMPs and ``confidence`` standard errors; a grid of both): per deal, the real
+  gain of the rule's first departure (later calls of that auction are the rules', so this is
+  the gain of one departure, not of the whole hard bidder);
+* with ``--against`` (rows of another ``run`` on the same deals, e.g. ``--bid-weights yes``),
+  the same rules paired: the real gains are the same deal's, only the simulations differ.
+
+Gains are IMPs per deal (every deal counts, those without a decision as 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+from collections import defaultdict
+from dataclasses import asdict
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ai.bidding import StandardAmerican
+from ai.bidding.quality import tables_for
+from ai.bidding.simulation import (
+    SimulatingBidder,
+    SimulationSettings,
+    departure,
+    finish_auction,
+)
+from benchmarks.diagnostics.play_decisions import at_least, check_out, positive, write_rows
+from benchmarks.quality.play_strength import mean_se, read_rows
+from ddsolver.auction import Auction
+from ddsolver.deal import random_deals
+from ddsolver.scoring import imps, score
+from ddsolver.table import board_dealer, board_vulnerability
+
+#: Decision rules of the report: (margin in IMPs, confidence in standard errors); the first
+#: is the hard bidder's default.
+RULES = ((0.5, 2.0), (0.5, 1.0), (0.5, 3.0), (1.0, 2.0), (0.0, 0.0))
+
+#: A candidate "goes to slam" when its auctions end at the six or seven level on this much
+#: larger a share of the layouts than the rules' call's.
+SLAM_SHARE = 0.2
+
+
+def _real(system, deal, table, auction: Auction, call, vul, seat) -> Tuple[Optional[str], int]:
+    """The contract the system reaches on the real deal after ``call`` and its DD score for
+    ``seat``'s side (0 when passed out)."""
+    a = auction.copy()
+    a.add(call)
+    c = finish_auction(system, deal, a, vul).contract
+    if c is None:
+        return None, 0
+    tricks = int(table[int(c.strain)][int(c.declarer)])
+    points = score(c, tricks, vul.is_vulnerable(c.declarer))
+    return str(c), points if c.declarer.side == seat.side else -points
+
+
+def run(seed: int, start: int, count: int, samples: int, settings: SimulationSettings,
+        cache: Optional[str] = None, progress: bool = True):
+    """Rows of deals ``start+1 .. start+count`` of ``seed`` (see the module docstring)."""
+    deals = random_deals(seed, start + count)[start:]
+    tables = tables_for(deals, cache.replace("{seed}", str(seed)) if cache else None,
+                        progress=progress)
+    system = StandardAmerican()
+    bidder = SimulatingBidder(StandardAmerican(), settings, seed=f"bcal:{seed}")
+    try:
+        for k, (deal, table) in enumerate(zip(deals, tables)):
+            board = start + k + 1
+            arr = table.to_array() if hasattr(table, "to_array") else table
+            dealer, vul = board_dealer(board), board_vulnerability(board)
+            auction, decisions = Auction(dealer), []
+            while not auction.is_finished:
+                seat = auction.to_act
+                rules_call, pool = bidder.pool(deal[seat], auction, vul)
+                if len(pool) >= 2:
+                    rng = random.Random(f"bcal:{seed}:{board}:{len(auction.calls)}")
+                    ev = bidder.evaluate(deal[seat], auction, vul, pool, rng,
+                                         samples=samples, stops=False)
+                    n = len(ev.finals)
+                    gains = [(0.0, 0.0)] + [ev.gain(j) for j in range(1, len(pool))]
+                    real = [_real(system, deal, arr, auction, c, vul, seat) for c in pool]
+                    decisions.append({
+                        "at": len(auction.calls), "seat": seat.letter,
+                        "candidates": [str(c) for c in pool],
+                        "sim": [round(g, 3) for g, _ in gains],
+                        "se": [round(e, 3) if math.isfinite(e) else None for _, e in gains],
+                        "layouts": n,
+                        "slam": [round(sum(1 for f in ev.finals if f[j] is not None
+                                           and f[j].level >= 6) / max(1, n), 3)
+                                 for j in range(len(pool))],
+                        "real_contract": [c for c, _ in real],
+                        "real_gain": [imps(s - real[0][1]) for _, s in real]})
+                auction.add(rules_call)
+            if progress:
+                print(f"seed {seed} board {board}: {len(decisions)} decisions", file=sys.stderr,
+                      flush=True)
+            yield {"seed": seed, "board": board, "deal": str(deal), "dealer": dealer.letter,
+                   "vulnerability": vul.pbn, "auction": " ".join(str(c) for c in auction.calls),
+                   "decisions": decisions, "samples": samples,
+                   "bid_weights": settings.bid_weights}
+    finally:
+        bidder.close()
+
+
+# -- the report ----------------------------------------------------------------------------
+def _kind(d: dict, j: int) -> str:
+    up = d["slam"][j] - d["slam"][0]
+    c = d["candidates"][j]
+    if up > SLAM_SHARE:
+        return "goes to slam"
+    if up < -SLAM_SHARE:
+        return "stays out of slam"
+    return {"Pass": "Pass", "X": "double", "XX": "redouble"}.get(c, "another bid")
+
+
+def choice(d: dict, margin: float, confidence: float) -> int:
+    """The candidate a rule picks at decision ``d``: the hard bidder's rule
+    (:func:`ai.bidding.simulation.departure`) on the simulated gains and standard errors."""
+    errors = [math.inf if e is None else e for e in d["se"]]
+    return departure(d["sim"], errors, margin, confidence)
+
+
+def first_departure(row: dict, margin: float, confidence: float) -> Tuple[float, bool]:
+    """The real gain of a rule's first departure in ``row`` (0 if it never departs)."""
+    for d in row["decisions"]:
+        j = choice(d, margin, confidence)
+        if j:
+            return float(d["real_gain"][j]), True
+    return 0.0, False
+
+
+def _fmt(m: float, se: float, digits: int = 3) -> str:
+    return f"{m:+.{digits}f} ± {se:.{digits}f}"
+
+
+def report(rows: List[dict], against: Sequence[dict] = ()) -> None:
+    decisions = [d for r in rows for d in r["decisions"]]
+    alts = [(d, j) for d in decisions for j in range(1, len(d["candidates"]))]
+    print(f"{len(rows)} deals, {len(decisions)} decisions simulated, {len(alts)} "
+          f"alternatives to the rules' call")
+    print("\nreal minus simulated gain, IMPs (0 when calibrated):")
+    print("| candidate | n | simulated | real | real minus simulated |")
+    print("|---|---|---|---|---|")
+    kinds: Dict[str, list] = defaultdict(list)
+    for d, j in alts:
+        for k in ("every alternative", _kind(d, j)):
+            kinds[k].append((d["sim"][j], d["real_gain"][j]))
+    for k, v in kinds.items():
+        m, se = mean_se([r - s for s, r in v])
+        print(f"| {k} | {len(v)} | {sum(s for s, _ in v) / len(v):+.2f} | "
+              f"{sum(r for _, r in v) / len(v):+.2f} | {_fmt(m, se)} |")
+    print("\nby the simulated gain:")
+    print("| simulated gain | n | mean simulated | mean real |")
+    print("|---|---|---|---|")
+    bins: Dict[int, list] = defaultdict(list)
+    for d, j in alts:
+        bins[max(-6, min(6, 2 * math.floor(d["sim"][j] / 2)))].append(
+            (d["sim"][j], d["real_gain"][j]))
+    for b in sorted(bins):
+        v = bins[b]
+        m, se = mean_se([r for _, r in v])
+        label = f"< {b + 2}" if b == -6 else f">= {b}" if b == 6 else f"{b} to {b + 2}"
+        print(f"| {label} | {len(v)} | {sum(s for s, _ in v) / len(v):+.2f} | {_fmt(m, se, 2)} |")
+    n = len(rows)
+    oracle = [max([0] + [g for d in r["decisions"] for g in d["real_gain"]]) for r in rows]
+    slam = [max([0] + [d["real_gain"][j] for d in r["decisions"]
+                       for j in range(1, len(d["candidates"])) if _kind(d, j) == "goes to slam"])
+            for r in rows]
+    print(f"\nan oracle that sees the real deal and departs once per deal: "
+          f"{_fmt(*mean_se(oracle))} IMPs per deal; among the candidates that go to slam "
+          f"only: {_fmt(*mean_se(slam))}")
+    other = {(r["seed"], r["board"]): r for r in against}
+    missing = [r for r in rows if (r["seed"], r["board"]) not in other]
+    if against and missing:
+        raise ValueError(f"{len(missing)} deals of the rows are not in --against "
+                         f"(e.g. seed {missing[0]['seed']} board {missing[0]['board']})")
+    print("\nthe rules' first departure, real gain per deal:")
+    head = ("| margin | confidence | gain per deal | minus the first rule's, paired "
+            "| deals departed |")
+    if against:
+        head += " --against: gain per deal | paired, these rows minus --against |"
+    print(head)
+    print("|---|---|---|---|---|" + ("---|---|" if against else ""))
+    first = [first_departure(r, *RULES[0])[0] for r in rows]
+    for margin, confidence in RULES:
+        res = [first_departure(r, margin, confidence) for r in rows]
+        paired = _fmt(*mean_se([g - f for (g, _), f in zip(res, first)]))
+        line = (f"| {margin} | {confidence} | {_fmt(*mean_se([g for g, _ in res]))} | "
+                f"{paired} | {sum(x for _, x in res)} of {n} |")
+        if against:
+            base = [first_departure(other[(r['seed'], r['board'])], margin, confidence)[0]
+                    for r in rows]
+            line += (f" {_fmt(*mean_se(base))} | "
+                     f"{_fmt(*mean_se([g - b for (g, _), b in zip(res, base)]))} |")
+        print(line)
+
+
+def _read(files: Sequence[str], ap) -> List[dict]:
+    for f in files:
+        if not os.path.isfile(f):
+            ap.error(f"cannot read {f}: " + ("it is a directory" if os.path.isdir(f)
+                                              else "no such file"))
+    try:
+        rows = [row for f in files for row in read_rows(f)]
+    except (OSError, UnicodeDecodeError) as e:
+        ap.error(f"cannot read the rows: {e}")
+    if not rows:
+        ap.error("no rows in " + ", ".join(files))
+    bad = [r for r in rows if not isinstance(r, dict) or not {"seed", "board", "decisions"}
+           <= set(r)]
+    if bad:
+        ap.error(f"{', '.join(files)}: {len(bad)} rows that 'run' does not write")
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.diagnostics.bid_calibration",
+                                 description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="{run,report}")
+    r = sub.add_parser("run", help="simulated and real gains at the rules' auction's choices")
+    r.add_argument("--seed", type=at_least(0, "a seed is an integer >= 0"), required=True)
+    r.add_argument("--start", type=at_least(0, "a start is an integer >= 0"), default=0,
+                   help="deals before this one are skipped (default 0)")
+    r.add_argument("--deals", type=positive("a count of deals is a positive integer"),
+                   required=True)
+    r.add_argument("--samples", type=positive("a count of layouts is a positive integer"),
+                   default=48, help="layouts per decision (default 48, the hard bidder's)")
+    r.add_argument("--bid-weights", choices=("yes", "no"), default="no",
+                   help="weigh the layouts by the hidden seats' calls (default no)")
+    r.add_argument("--cache", metavar="PATH", help="DD tables of the deals, read and written "
+                                                   "('{seed}' is replaced by the seed)")
+    r.add_argument("--out", required=True, metavar="ROWS.jsonl")
+    p = sub.add_parser("report", help="print the calibration and the decision rules' gains")
+    p.add_argument("files", nargs="+", metavar="ROWS.jsonl")
+    p.add_argument("--against", nargs="+", default=[], metavar="ROWS.jsonl",
+                   help="rows of another run on the same deals: the rules paired")
+    args = ap.parse_args(argv)
+    if args.cmd == "report":
+        rows = _read(args.files, ap)
+        against = _read(args.against, ap) if args.against else []
+        try:
+            report(rows, against)
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            ap.error(f"a row is not a complete row of 'run' ({type(e).__name__}: {e})")
+        return 0
+    check_out(args.out)
+    settings = SimulationSettings(threads=1, bid_weights=args.bid_weights == "yes").untimed()
+    n = write_rows(args.out, run(args.seed, args.start, args.deals, args.samples, settings,
+                                 args.cache))
+    print(f"{n} deals written to {args.out} ({json.dumps(asdict(settings))})", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

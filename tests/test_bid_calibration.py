@@ -1,0 +1,105 @@
+"""The hard bidder's calibration diagnostic (``benchmarks/diagnostics/bid_calibration.py``),
+run as a command: its rows hold the real gains of the real deal, recomputed here another
+way (a fresh DD solve of the contract the system reaches), and bad input is a clear error."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ai.bidding import StandardAmerican, bid_deal
+from ddsolver.auction import Auction, Call
+from ddsolver.deal import Deal
+from ddsolver.scoring import imps, score
+from ddsolver.solver import dd_table
+from ddsolver.table import Seat, Vulnerability
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tool(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "benchmarks.diagnostics.bid_calibration",
+                           *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bidcal") / "rows.jsonl"
+    # seed 7's deals 5-8 hold simulated decisions (seed 7 board 5: 3NT or 3S)
+    r = _tool("run", "--seed", "7", "--start", "4", "--deals", "4", "--samples", "8",
+              "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert not Path(str(out) + ".part").exists()
+    return out, [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def _real_score(deal, auction, vul, seat):
+    """The side of ``seat``'s double-dummy score of ``auction``'s contract."""
+    c = auction.contract
+    if c is None:
+        return 0
+    tricks = dd_table(deal)[c.strain, c.declarer]
+    points = score(c, tricks, vul.is_vulnerable(c.declarer))
+    return points if c.declarer.side == seat.side else -points
+
+
+def test_every_deal_has_a_row_and_the_real_gains_are_the_real_deals(rows):
+    _, rows = rows
+    assert [r["board"] for r in rows] == [5, 6, 7, 8]
+    system = StandardAmerican()
+    decisions = 0
+    for r in rows:
+        deal = Deal.from_pbn(r["deal"])
+        vul = Vulnerability.coerce(r["vulnerability"])
+        auction = bid_deal(deal, Seat.coerce(r["dealer"]), vul, system)
+        assert " ".join(str(c) for c in auction.calls) == r["auction"]
+        for d in r["decisions"]:
+            decisions += 1
+            assert d["sim"][0] == 0 and d["real_gain"][0] == 0
+            assert d["candidates"][0] == r["auction"].split()[d["at"]]   # the rules' call
+            assert 0 <= min(d["slam"]) and max(d["slam"]) <= 1 and d["layouts"] == 8
+            seat = Seat.coerce(d["seat"])
+            base = None
+            for j, call in enumerate(d["candidates"]):
+                prefix = Auction(auction.dealer)
+                for c in auction.calls[:d["at"]]:
+                    prefix.add(c)
+                prefix.add(Call.from_str(call))
+                while not prefix.is_finished:
+                    prefix.add(system.choose(deal[prefix.to_act], prefix, vul))
+                got = _real_score(deal, prefix, vul, seat)
+                base = got if j == 0 else base
+                assert d["real_gain"][j] == imps(got - base), (r["board"], call)
+                assert d["real_contract"][j] == (None if prefix.contract is None
+                                                 else str(prefix.contract))
+    assert decisions >= 1
+
+
+def test_the_report_prints_the_tables_and_pairs_a_run_with_itself(rows):
+    out, _ = rows
+    r = _tool("report", str(out), "--against", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "real minus simulated gain" in r.stdout and "an oracle" in r.stdout
+    # the same rows against themselves: every paired difference is zero
+    lines = [x for x in r.stdout.splitlines() if x.startswith("| 0.5 | 2.0 |")]
+    assert len(lines) == 1 and lines[0].rstrip("| ").endswith("+0.000 ± 0.000")
+
+
+def test_bad_input_is_a_one_line_error(tmp_path):
+    (tmp_path / "text.jsonl").write_text("not json\n")
+    (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
+    for args, words in ((("report", str(tmp_path / "missing.jsonl")), "no such file"),
+                        (("report", str(tmp_path)), "it is a directory"),
+                        (("report", str(tmp_path / "text.jsonl")), "no rows"),
+                        (("report", str(tmp_path / "other.jsonl")), "rows that 'run'"),
+                        (("run", "--seed", "7", "--deals", "0", "--out", "x.jsonl"),
+                         "a count of deals"),
+                        (("run", "--seed", "7", "--deals", "1", "--out", str(tmp_path)),
+                         "it is a directory")):
+        r = _tool(*args, timeout=60)
+        assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+        assert words in r.stderr, (args, r.stderr)
