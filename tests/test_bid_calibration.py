@@ -92,10 +92,18 @@ def test_the_report_prints_the_tables_and_pairs_a_run_with_itself(rows):
 def test_bad_input_is_a_one_line_error(tmp_path):
     (tmp_path / "text.jsonl").write_text("not json\n")
     (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
+    short = {"seed": 7, "board": 1, "decisions": [{"candidates": ["3NT", "Pass"], "sim": [0],
+                                                   "se": [0], "slam": [0], "real_gain": [0]}]}
+    (tmp_path / "short.jsonl").write_text(json.dumps(short) + "\n")
+    whole = {**short, "decisions": []}
+    (tmp_path / "whole.jsonl").write_text(json.dumps(whole) + "\n")
     for args, words in ((("report", str(tmp_path / "missing.jsonl")), "no such file"),
                         (("report", str(tmp_path)), "it is a directory"),
                         (("report", str(tmp_path / "text.jsonl")), "no rows"),
                         (("report", str(tmp_path / "other.jsonl")), "rows that 'run'"),
+                        (("report", str(tmp_path / "short.jsonl")), "rows that 'run'"),
+                        (("report", str(tmp_path / "whole.jsonl"), str(tmp_path / "whole.jsonl")),
+                         "seed 7 board 1 twice"),
                         (("run", "--seed", "7", "--deals", "0", "--out", "x.jsonl"),
                          "a count of deals"),
                         (("run", "--seed", "7", "--deals", "1", "--out", str(tmp_path)),

@@ -161,34 +161,52 @@ def _fmt(m: float, se: float, digits: int = 3) -> str:
     return f"{m:+.{digits}f} ± {se:.{digits}f}"
 
 
+def _by_deal(rows: Sequence[dict], what: str) -> Dict[Tuple[int, int], dict]:
+    out: Dict[Tuple[int, int], dict] = {}
+    for r in rows:
+        key = (r["seed"], r["board"])
+        if key in out:
+            raise ValueError(f"{what} hold seed {key[0]} board {key[1]} twice")
+        out[key] = r
+    return out
+
+
 def report(rows: List[dict], against: Sequence[dict] = ()) -> None:
+    """Print the tables of the module docstring for ``rows`` (and ``against``).
+
+    :raises ValueError: if a deal is in the rows twice, or ``against`` lacks a deal of
+        ``rows``.
+    """
+    _by_deal(rows, "the rows")
+    other = _by_deal(against, "the --against rows")
+    missing = [r for r in rows if (r["seed"], r["board"]) not in other]
+    if against and missing:
+        raise ValueError(f"{len(missing)} deals of the rows are not in --against "
+                         f"(e.g. seed {missing[0]['seed']} board {missing[0]['board']})")
     decisions = [d for r in rows for d in r["decisions"]]
     alts = [(d, j) for d in decisions for j in range(1, len(d["candidates"]))]
     print(f"{len(rows)} deals, {len(decisions)} decisions simulated, {len(alts)} "
           f"alternatives to the rules' call")
-    print("\nreal minus simulated gain, IMPs (0 when calibrated):")
-    print("| candidate | n | simulated | real | real minus simulated |")
-    print("|---|---|---|---|---|")
     kinds: Dict[str, list] = defaultdict(list)
-    for d, j in alts:
-        for k in ("every alternative", _kind(d, j)):
-            kinds[k].append((d["sim"][j], d["real_gain"][j]))
-    for k, v in kinds.items():
-        m, se = mean_se([r - s for s, r in v])
-        print(f"| {k} | {len(v)} | {sum(s for s, _ in v) / len(v):+.2f} | "
-              f"{sum(r for _, r in v) / len(v):+.2f} | {_fmt(m, se)} |")
-    print("\nby the simulated gain:")
-    print("| simulated gain | n | mean simulated | mean real |")
-    print("|---|---|---|---|")
     bins: Dict[int, list] = defaultdict(list)
     for d, j in alts:
-        bins[max(-6, min(6, 2 * math.floor(d["sim"][j] / 2)))].append(
-            (d["sim"][j], d["real_gain"][j]))
+        pair = (d["sim"][j], d["real_gain"][j])
+        kinds["every alternative"].append(pair)
+        kinds[_kind(d, j)].append(pair)
+        bins[max(-6, min(6, 2 * math.floor(pair[0] / 2)))].append(pair)
+    print("\nreal minus simulated gain, IMPs (0 when calibrated):")
+    print("| candidate | n | simulated | real | real minus simulated |\n|---|---|---|---|---|")
+    for k, v in kinds.items():
+        print(f"| {k} | {len(v)} | {sum(s for s, _ in v) / len(v):+.2f} | "
+              f"{sum(r for _, r in v) / len(v):+.2f} | "
+              f"{_fmt(*mean_se([r - s for s, r in v]))} |")
+    print("\nby the simulated gain:")
+    print("| simulated gain | n | mean simulated | mean real |\n|---|---|---|---|")
     for b in sorted(bins):
         v = bins[b]
-        m, se = mean_se([r for _, r in v])
         label = f"< {b + 2}" if b == -6 else f">= {b}" if b == 6 else f"{b} to {b + 2}"
-        print(f"| {label} | {len(v)} | {sum(s for s, _ in v) / len(v):+.2f} | {_fmt(m, se, 2)} |")
+        print(f"| {label} | {len(v)} | {sum(s for s, _ in v) / len(v):+.2f} | "
+              f"{_fmt(*mean_se([r for _, r in v]), 2)} |")
     n = len(rows)
     oracle = [max([0] + [g for d in r["decisions"] for g in d["real_gain"]]) for r in rows]
     slam = [max([0] + [d["real_gain"][j] for d in r["decisions"]
@@ -197,11 +215,6 @@ def report(rows: List[dict], against: Sequence[dict] = ()) -> None:
     print(f"\nan oracle that sees the real deal and departs once per deal: "
           f"{_fmt(*mean_se(oracle))} IMPs per deal; among the candidates that go to slam "
           f"only: {_fmt(*mean_se(slam))}")
-    other = {(r["seed"], r["board"]): r for r in against}
-    missing = [r for r in rows if (r["seed"], r["board"]) not in other]
-    if against and missing:
-        raise ValueError(f"{len(missing)} deals of the rows are not in --against "
-                         f"(e.g. seed {missing[0]['seed']} board {missing[0]['board']})")
     print("\nthe rules' first departure, real gain per deal:")
     head = ("| margin | confidence | gain per deal | minus the first rule's, paired "
             "| deals departed |")
@@ -223,6 +236,22 @@ def report(rows: List[dict], against: Sequence[dict] = ()) -> None:
         print(line)
 
 
+_LISTS = ("candidates", "sim", "se", "slam", "real_gain")
+
+
+def _complete(row) -> bool:
+    """Whether ``row`` is a whole row of ``run`` (every decision's lists of one length)."""
+    if not isinstance(row, dict) or not {"seed", "board", "decisions"} <= set(row) \
+            or not isinstance(row["decisions"], list):
+        return False
+    for d in row["decisions"]:
+        if not isinstance(d, dict) or not all(isinstance(d.get(k), list) for k in _LISTS):
+            return False
+        if len({len(d[k]) for k in _LISTS}) != 1 or len(d["sim"]) < 2:
+            return False
+    return True
+
+
 def _read(files: Sequence[str], ap) -> List[dict]:
     for f in files:
         if not os.path.isfile(f):
@@ -234,8 +263,7 @@ def _read(files: Sequence[str], ap) -> List[dict]:
         ap.error(f"cannot read the rows: {e}")
     if not rows:
         ap.error("no rows in " + ", ".join(files))
-    bad = [r for r in rows if not isinstance(r, dict) or not {"seed", "board", "decisions"}
-           <= set(r)]
+    bad = [r for r in rows if not _complete(r)]
     if bad:
         ap.error(f"{', '.join(files)}: {len(bad)} rows that 'run' does not write")
     return rows
@@ -269,7 +297,9 @@ def main(argv=None) -> int:
         against = _read(args.against, ap) if args.against else []
         try:
             report(rows, against)
-        except (KeyError, TypeError, ValueError, IndexError) as e:
+        except ValueError as e:
+            ap.error(str(e))
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
             ap.error(f"a row is not a complete row of 'run' ({type(e).__name__}: {e})")
         return 0
     check_out(args.out)
