@@ -107,7 +107,10 @@ def test_bad_input_is_a_one_line_error(tmp_path):
                         (("run", "--seed", "7", "--deals", "0", "--out", "x.jsonl"),
                          "a count of deals"),
                         (("run", "--seed", "7", "--deals", "1", "--out", str(tmp_path)),
-                         "it is a directory")):
+                         "it is a directory"),
+                        (("run", "--seed", "7", "--deals", "1", "--out", ""), "no file name"),
+                        (("run", "--seed", "7", "--deals", "1", "--out", "x.jsonl", "--cache",
+                          str(tmp_path / "none" / "dd.jsonl")), "no folder")):
         r = _tool(*args, timeout=60)
         assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
         assert words in r.stderr, (args, r.stderr)

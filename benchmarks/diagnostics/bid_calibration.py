@@ -1,7 +1,7 @@
 """Is the hard bidder's simulation right?  Its simulated gains against the real deals' gains.
 
     python -m benchmarks.diagnostics.bid_calibration run --seed 7 --deals 350 --out C.jsonl \\
-        [--start 0] [--samples 48] [--bid-weights yes|no] [--cache 'cache/dd_seed{seed}.jsonl']
+        [--start 0] [--samples 48] [--bid-weights yes|no] [--cache 'dd_seed{seed}.jsonl']
     python -m benchmarks.diagnostics.bid_calibration report C.jsonl ... [--against B.jsonl ...]
 
 ``run`` bids each deal with the rules alone (``StandardAmerican``, four robots; the
@@ -65,8 +65,9 @@ from ddsolver.table import board_dealer, board_vulnerability
 #: is the hard bidder's default.
 RULES = ((0.5, 2.0), (0.5, 1.0), (0.5, 3.0), (1.0, 2.0), (0.0, 0.0))
 
-#: A candidate "goes to slam" when its auctions end at the six or seven level on this much
-#: larger a share of the layouts than the rules' call's.
+#: A candidate "goes to slam" when the share of its layouts whose auction ends at the six or
+#: seven level exceeds the rules' call's by more than this (20 percentage points); it "stays
+#: out of slam" when the rules' call's exceeds its by more than this.
 SLAM_SHARE = 0.2
 
 
@@ -179,7 +180,8 @@ def report(rows: List[dict], against: Sequence[dict] = ()) -> None:
     """
     _by_deal(rows, "the rows")
     other = _by_deal(against, "the --against rows")
-    missing = [r for r in rows if (r["seed"], r["board"]) not in other]
+    missing = [r for r in rows if other.get((r["seed"], r["board"]), {}).get("deal")
+               != r.get("deal")]
     if against and missing:
         raise ValueError(f"{len(missing)} deals of the rows are not in --against "
                          f"(e.g. seed {missing[0]['seed']} board {missing[0]['board']})")
@@ -249,6 +251,10 @@ def _complete(row) -> bool:
             return False
         if len({len(d[k]) for k in _LISTS}) != 1 or len(d["sim"]) < 2:
             return False
+        numbers = d["sim"] + d["slam"] + d["real_gain"] + [e for e in d["se"] if e is not None]
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                   and math.isfinite(x) for x in numbers):
+            return False
     return True
 
 
@@ -277,7 +283,7 @@ def main(argv=None) -> int:
     r = sub.add_parser("run", help="simulated and real gains at the rules' auction's choices")
     r.add_argument("--seed", type=at_least(0, "a seed is an integer >= 0"), required=True)
     r.add_argument("--start", type=at_least(0, "a start is an integer >= 0"), default=0,
-                   help="deals before this one are skipped (default 0)")
+                   help="deals to skip: --start 2 begins at board 3 (default 0)")
     r.add_argument("--deals", type=positive("a count of deals is a positive integer"),
                    required=True)
     r.add_argument("--samples", type=positive("a count of layouts is a positive integer"),
@@ -303,9 +309,24 @@ def main(argv=None) -> int:
             ap.error(f"a row is not a complete row of 'run' ({type(e).__name__}: {e})")
         return 0
     check_out(args.out)
-    settings = SimulationSettings(threads=1, bid_weights=args.bid_weights == "yes").untimed()
-    n = write_rows(args.out, run(args.seed, args.start, args.deals, args.samples, settings,
-                                 args.cache))
+    if args.cache:
+        cache = args.cache.replace("{seed}", str(args.seed))
+        folder = os.path.dirname(cache) or "."
+        if os.path.isdir(cache) or not os.path.isdir(folder):
+            ap.error(f"--cache {cache}: " + ("it is a directory" if os.path.isdir(cache)
+                                               else f"no folder {folder}"))
+    settings = SimulationSettings(threads=1, samples=args.samples,
+                                  bid_weights=args.bid_weights == "yes").untimed()
+    try:
+        n = write_rows(args.out, run(args.seed, args.start, args.deals, args.samples,
+                                     settings, args.cache))
+    except KeyboardInterrupt:
+        print(f"interrupted: the finished deals are in {args.out}.part ({args.out} "
+              f"unchanged)", file=sys.stderr)
+        return 130
+    except (OSError, ValueError) as e:
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     print(f"{n} deals written to {args.out} ({json.dumps(asdict(settings))})", file=sys.stderr)
     return 0
 

@@ -235,10 +235,14 @@ def check_out(path: str) -> None:
     """:raises SystemExit: if ``path`` cannot be written (a directory, or in a folder that
     does not exist)."""
     folder = os.path.dirname(path) or "."
+    if not os.path.basename(path):
+        raise SystemExit(f"cannot write {path!r}: no file name")
     if os.path.isdir(path):
         raise SystemExit(f"cannot write {path}: it is a directory")
     if not os.path.isdir(folder):
         raise SystemExit(f"cannot write {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise SystemExit(f"cannot write {path}: permission denied")
 
 
 def write_rows(path: str, rows) -> int:
@@ -256,7 +260,7 @@ def write_rows(path: str, rows) -> int:
                 fh.flush()
                 n += 1
     except BaseException:
-        if n == 0:                     # nothing finished: no .part file left behind
+        if n == 0 and os.path.exists(part):    # nothing finished: no .part left behind
             os.remove(part)
         raise
     os.replace(part, path)
