@@ -54,8 +54,14 @@ from ai.bidding.simulation import (
     departure,
     finish_auction,
 )
-from benchmarks.diagnostics.play_decisions import at_least, check_out, positive, write_rows
-from benchmarks.quality.play_strength import mean_se, read_rows
+from benchmarks.diagnostics.play_decisions import (
+    at_least,
+    check_out,
+    positive,
+    read_row_files,
+    write_rows,
+)
+from benchmarks.quality.play_strength import mean_se
 from ddsolver.auction import Auction
 from ddsolver.deal import random_deals
 from ddsolver.scoring import imps, score
@@ -84,9 +90,10 @@ def _real(system, deal, table, auction: Auction, call, vul, seat) -> Tuple[Optio
     return str(c), points if c.declarer.side == seat.side else -points
 
 
-def run(seed: int, start: int, count: int, samples: int, settings: SimulationSettings,
+def run(seed: int, start: int, count: int, settings: SimulationSettings,
         cache: Optional[str] = None, progress: bool = True):
-    """Rows of deals ``start+1 .. start+count`` of ``seed`` (see the module docstring)."""
+    """Rows of deals ``start+1 .. start+count`` of ``seed`` (see the module docstring), each
+    decision judged on ``settings.samples`` layouts."""
     deals = random_deals(seed, start + count)[start:]
     tables = tables_for(deals, cache.replace("{seed}", str(seed)) if cache else None,
                         progress=progress)
@@ -95,7 +102,6 @@ def run(seed: int, start: int, count: int, samples: int, settings: SimulationSet
     try:
         for k, (deal, table) in enumerate(zip(deals, tables)):
             board = start + k + 1
-            arr = table.to_array() if hasattr(table, "to_array") else table
             dealer, vul = board_dealer(board), board_vulnerability(board)
             auction, decisions = Auction(dealer), []
             while not auction.is_finished:
@@ -104,10 +110,10 @@ def run(seed: int, start: int, count: int, samples: int, settings: SimulationSet
                 if len(pool) >= 2:
                     rng = random.Random(f"bcal:{seed}:{board}:{len(auction.calls)}")
                     ev = bidder.evaluate(deal[seat], auction, vul, pool, rng,
-                                         samples=samples, stops=False)
+                                         stops=False)
                     n = len(ev.finals)
                     gains = [(0.0, 0.0)] + [ev.gain(j) for j in range(1, len(pool))]
-                    real = [_real(system, deal, arr, auction, c, vul, seat) for c in pool]
+                    real = [_real(system, deal, table, auction, c, vul, seat) for c in pool]
                     decisions.append({
                         "at": len(auction.calls), "seat": seat.letter,
                         "candidates": [str(c) for c in pool],
@@ -125,7 +131,7 @@ def run(seed: int, start: int, count: int, samples: int, settings: SimulationSet
                       flush=True)
             yield {"seed": seed, "board": board, "deal": str(deal), "dealer": dealer.letter,
                    "vulnerability": vul.pbn, "auction": " ".join(str(c) for c in auction.calls),
-                   "decisions": decisions, "samples": samples,
+                   "decisions": decisions, "samples": settings.samples,
                    "bid_weights": settings.bid_weights}
     finally:
         bidder.close()
@@ -259,16 +265,7 @@ def _complete(row) -> bool:
 
 
 def _read(files: Sequence[str], ap) -> List[dict]:
-    for f in files:
-        if not os.path.isfile(f):
-            ap.error(f"cannot read {f}: " + ("it is a directory" if os.path.isdir(f)
-                                              else "no such file"))
-    try:
-        rows = [row for f in files for row in read_rows(f)]
-    except (OSError, UnicodeDecodeError) as e:
-        ap.error(f"cannot read the rows: {e}")
-    if not rows:
-        ap.error("no rows in " + ", ".join(files))
+    rows = read_row_files(files, ap.error)
     bad = [r for r in rows if not _complete(r)]
     if bad:
         ap.error(f"{', '.join(files)}: {len(bad)} rows that 'run' does not write")
@@ -318,8 +315,7 @@ def main(argv=None) -> int:
     settings = SimulationSettings(threads=1, samples=args.samples,
                                   bid_weights=args.bid_weights == "yes").untimed()
     try:
-        n = write_rows(args.out, run(args.seed, args.start, args.deals, args.samples,
-                                     settings, args.cache))
+        n = write_rows(args.out, run(args.seed, args.start, args.deals, settings, args.cache))
     except KeyboardInterrupt:
         print(f"interrupted: the finished deals are in {args.out}.part ({args.out} "
               f"unchanged)", file=sys.stderr)

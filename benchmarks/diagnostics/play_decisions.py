@@ -245,6 +245,23 @@ def check_out(path: str) -> None:
         raise SystemExit(f"cannot write {path}: permission denied")
 
 
+def read_row_files(files, error) -> List[dict]:
+    """Every complete row of the JSON-lines ``files``; ``error(message)`` (e.g. argparse's
+    ``ap.error``, which exits) for a file that is missing or a directory, cannot be read,
+    or files with no row at all."""
+    for f in files:
+        if not os.path.isfile(f):
+            error(f"cannot read {f}: " + ("it is a directory" if os.path.isdir(f)
+                                           else "no such file"))
+    try:
+        rows = [row for f in files for row in ps.read_rows(f)]
+    except (OSError, UnicodeDecodeError) as e:
+        error(f"cannot read the rows: {e}")
+    if not rows:
+        error("no rows in " + ", ".join(files))
+    return rows
+
+
 def write_rows(path: str, rows) -> int:
     """Write ``rows`` (an iterable of JSON objects) to ``path``: line by line to
     ``path + ".part"``, renamed to ``path`` once every row is written, so an interrupted or

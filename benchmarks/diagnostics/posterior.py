@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import os
 import random
 import sys
 from collections import Counter
@@ -59,9 +58,10 @@ from benchmarks.diagnostics.play_decisions import (
     decision_view,
     positive,
     read_decisions,
+    read_row_files,
     write_rows,
 )
-from benchmarks.quality.play_strength import _system, mean_se, read_rows
+from benchmarks.quality.play_strength import _system, mean_se
 from ddsolver.scoring import imps, score
 from ddsolver.solver import Solver
 
@@ -430,16 +430,7 @@ def main(argv=None) -> int:
                    help="the share of the layouts in the tail (default 0.25)")
     args = ap.parse_args(argv)
     if args.cmd == "report":
-        for f in args.files:
-            if not os.path.isfile(f):
-                ap.error(f"cannot read {f}: " + ("it is a directory" if os.path.isdir(f)
-                                                  else "no such file"))
-        try:
-            rows = [row for f in args.files for row in read_rows(f)]
-        except (OSError, UnicodeDecodeError) as e:
-            ap.error(f"cannot read the rows: {e}")
-        if not rows:
-            ap.error("no rows in the files given")
+        rows = read_row_files(args.files, ap.error)
         kinds = {"rollouts" if isinstance(row, dict) and {"played_out", "plain"} <= set(row)
                  else "calibrate" if isinstance(row, dict) and {"values", "weights"} <= set(row)
                  else None for row in rows}
