@@ -89,6 +89,24 @@ def test_the_report_prints_the_tables_and_pairs_a_run_with_itself(rows):
     assert len(lines) == 1 and lines[0].rstrip("| ").endswith("+0.000 ± 0.000")
 
 
+def test_a_damaged_line_is_counted_and_a_closed_pipe_is_no_error(rows, tmp_path):
+    out, _ = rows
+    lines = out.read_text().splitlines()
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("\n".join([lines[0], lines[1][:40], *lines[2:], '{"seed": 7, "bo']))
+    r = _tool("report", str(damaged))
+    assert r.returncode == 0, r.stderr
+    # the cut line in the middle is named; the one cut at the end (an interruption) is not
+    assert "1 line(s) that are not JSON skipped (line 2)" in r.stderr, r.stderr
+    # `report ... | head`: the reader closes the pipe before the tables are written
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.diagnostics.bid_calibration",
+                             "report", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0 and "Traceback" not in err and "Error" not in err, err
+
+
 def test_bad_input_is_a_one_line_error(tmp_path):
     (tmp_path / "text.jsonl").write_text("not json\n")
     (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
@@ -114,3 +132,5 @@ def test_bad_input_is_a_one_line_error(tmp_path):
         r = _tool(*args, timeout=60)
         assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
         assert words in r.stderr, (args, r.stderr)
+        if args[0] == "report" or "--cache" in args:       # argparse: the subcommand's usage
+            assert f"bid_calibration {args[0]}" in r.stderr, r.stderr

@@ -296,21 +296,24 @@ def main(argv=None) -> int:
                    help="rows of another run on the same deals: the rules paired")
     args = ap.parse_args(argv)
     if args.cmd == "report":
-        rows = _read(args.files, ap)
-        against = _read(args.against, ap) if args.against else []
+        rows = _read(args.files, p)
+        against = _read(args.against, p) if args.against else []
         try:
             report(rows, against)
+            sys.stdout.flush()              # a closed pipe shows here, not at exit
         except ValueError as e:
-            ap.error(str(e))
+            p.error(str(e))
         except (KeyError, TypeError, IndexError, AttributeError) as e:
-            ap.error(f"a row is not a complete row of 'run' ({type(e).__name__}: {e})")
+            p.error(f"a row is not a complete row of 'run' ({type(e).__name__}: {e})")
+        except BrokenPipeError:             # e.g. `report ... | head`: the reader has gone
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     check_out(args.out)
     if args.cache:
         cache = args.cache.replace("{seed}", str(args.seed))
         folder = os.path.dirname(cache) or "."
         if os.path.isdir(cache) or not os.path.isdir(folder):
-            ap.error(f"--cache {cache}: " + ("it is a directory" if os.path.isdir(cache)
+            r.error(f"--cache {cache}: " + ("it is a directory" if os.path.isdir(cache)
                                                else f"no folder {folder}"))
     settings = SimulationSettings(threads=1, samples=args.samples,
                                   bid_weights=args.bid_weights == "yes").untimed()

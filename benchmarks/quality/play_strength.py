@@ -377,20 +377,29 @@ RUNNERS = {"declarer": run_declarer, "defence": run_defence, "lead": run_lead,
 
 # -- the results file ------------------------------------------------------------------------
 def read_rows(path: str) -> List[dict]:
-    """Every complete row of a results file (a line cut short by an interruption is
-    skipped)."""
+    """Every complete row of a results file.  A line cut short by an interruption (the
+    last line) is skipped quietly; other lines that are not JSON are skipped with a warning
+    on stderr that counts them."""
     rows = []
     if not os.path.exists(path):
         return rows
+    bad = []
     with open(path) as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
+        lines = [line.strip() for line in fh]
+    while lines and not lines[-1]:
+        lines.pop()
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            if i != len(lines) - 1:
+                bad.append(i + 1)
+    if bad:
+        print(f"warning: {path}: {len(bad)} line(s) that are not JSON skipped (line "
+              f"{', '.join(map(str, bad[:5]))}{', ...' if len(bad) > 5 else ''})",
+              file=sys.stderr)
     return rows
 
 
