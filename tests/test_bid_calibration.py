@@ -107,6 +107,74 @@ def test_a_damaged_line_is_counted_and_a_closed_pipe_is_no_error(rows, tmp_path)
     assert proc.wait(timeout=120) == 0 and "Traceback" not in err and "Error" not in err, err
 
 
+def test_rows_with_impossible_values_are_refused_before_anything_is_printed(rows, tmp_path):
+    out, good = rows
+    row = next(r for r in good if r["decisions"])
+    d = row["decisions"][0]
+    cases = {"no seed": dict(row, seed="7"), "no board": dict(row, board=1.5),
+             "not a call's name": dict(row, decisions=[dict(d, candidates=[["3NT"]] * len(
+                 d["candidates"]))]),
+             "IMPs from -24 to 24": dict(row, decisions=[dict(d, real_gain=[0] + [10 ** 400] * (
+                 len(d["candidates"]) - 1))]),
+             "standard error": dict(row, decisions=[dict(d, se=[-1.0] * len(d["se"]))]),
+             "slam share": dict(row, decisions=[dict(d, slam=[7.0] * len(d["slam"]))])}
+    for k, (words, bad) in enumerate(cases.items()):
+        path = tmp_path / f"bad{k}.jsonl"
+        path.write_text(json.dumps(good[0]) + "\n" + json.dumps(bad) + "\n")
+        for args in (("report", str(path)), ("report", str(out), "--against", str(path))):
+            r = _tool(*args)
+            assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+            assert f"{path}: row 2 is not a row that 'run' writes" in r.stderr, r.stderr
+            assert words in r.stderr and r.stdout == "", (words, r.stderr, r.stdout)
+
+
+def test_run_refuses_outputs_it_would_destroy_and_a_damaged_cache(tmp_path):
+    import os
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)                       # like /dev/null: a rename would replace it
+    cache = tmp_path / "dd.jsonl"
+    cache.write_text('{"pbn": "N:...", "table": 3}\n{"pbn": "x"}\n')
+    out = tmp_path / "rows.jsonl"
+    for args, words in ((("--out", str(fifo)), "not a regular file"),
+                        (("--out", str(out), "--cache", str(out)), "the same file as --out"),
+                        (("--out", str(out), "--cache", ""), "no file name"),
+                        (("--out", str(out), "--start", "200000"), "at most 100,000"),
+                        (("--out", str(out), "--cache", str(cache)),
+                         f"{cache}, line 1: not a row of DD tables")):
+        r = _tool("run", "--seed", "7", "--deals", "1", "--samples", "8", *args, timeout=120)
+        assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+        assert words in r.stderr, (args, r.stderr)
+        assert not out.exists() and not (tmp_path / "rows.jsonl.part").exists()
+    assert fifo.exists() and not fifo.is_file()
+
+
+def test_a_symbolic_link_as_out_writes_its_target_and_kill_keeps_finished_deals(tmp_path):
+    import signal
+    import time
+    target = tmp_path / "target.jsonl"
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    r = _tool("run", "--seed", "7", "--start", "4", "--deals", "1", "--samples", "8",
+              "--out", str(link))
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and len(target.read_text().splitlines()) == 1
+    # kill (SIGTERM) after the first deal: the finished deals stay in OUT.part
+    out = tmp_path / "killed.jsonl"
+    part = tmp_path / "killed.jsonl.part"
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.diagnostics.bid_calibration",
+                             "run", "--seed", "7", "--deals", "200", "--samples", "8",
+                             "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (part.exists() and part.read_text().count("\n")):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert f"the finished deals are in {part}" in err and not out.exists()
+    assert all(json.loads(line)["seed"] == 7 for line in part.read_text().splitlines())
+
+
 def test_bad_input_is_a_one_line_error(tmp_path):
     (tmp_path / "text.jsonl").write_text("not json\n")
     (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
@@ -118,8 +186,8 @@ def test_bad_input_is_a_one_line_error(tmp_path):
     for args, words in ((("report", str(tmp_path / "missing.jsonl")), "no such file"),
                         (("report", str(tmp_path)), "it is a directory"),
                         (("report", str(tmp_path / "text.jsonl")), "no rows"),
-                        (("report", str(tmp_path / "other.jsonl")), "rows that 'run'"),
-                        (("report", str(tmp_path / "short.jsonl")), "rows that 'run'"),
+                        (("report", str(tmp_path / "other.jsonl")), "no seed"),
+                        (("report", str(tmp_path / "short.jsonl")), "differ in length"),
                         (("report", str(tmp_path / "whole.jsonl"), str(tmp_path / "whole.jsonl")),
                          "seed 7 board 1 twice"),
                         (("run", "--seed", "7", "--deals", "0", "--out", "x.jsonl"),

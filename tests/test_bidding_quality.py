@@ -113,3 +113,23 @@ def test_run_with_our_solver():
     assert len(results) == 2
     for r in results:
         assert r.imps >= 0 and r.auction
+
+
+def test_the_dd_cache_survives_a_cut_line_and_names_a_bad_one(tmp_path):
+    import json
+
+    from ai.bidding.quality import load_cache, tables_for
+    from ddsolver.deal import random_deals
+    from ddsolver.solver import dd_table
+    deals = random_deals(3, 2)
+    cache = tmp_path / "dd.jsonl"
+    tables_for(deals[:1], str(cache), progress=False)
+    cache.write_text(cache.read_text() + '{"pbn": "N:AK')     # a run killed mid-line
+    assert list(load_cache(str(cache))) == [str(deals[0])]    # the cut line is skipped
+    tables = tables_for(deals, str(cache), progress=False)    # ...and dropped, not glued
+    assert cache.read_text().endswith("\n") and len(load_cache(str(cache))) == 2
+    assert (tables[1] == dd_table(deals[1]).to_array()).all()
+    for bad in ('{"pbn": "x", "table": 3}', '{"table": [[1, 2, 3, 4]]}', "not json"):
+        cache.write_text(bad + "\n" + json.dumps({"pbn": "y", "table": [[7] * 4] * 5}) + "\n")
+        with pytest.raises(ValueError, match=f"{cache}, line 1: not"):
+            load_cache(str(cache))

@@ -19,7 +19,8 @@ BASE = SimulationSettings()
 def _decision(gains, errors, call=None, reason="simulated"):
     cands = ["3S", "Pass", "4S"][:len(gains)]
     return {"call": call or cands[0], "rules": cands[0], "candidates": cands,
-            "gains": gains, "errors": errors, "reason": reason}
+            "gains": gains, "errors": errors, "reason": reason, "samples": 8,
+            "seconds": 0.1}
 
 
 def test_decided_applies_margin_and_confidence_to_the_logged_gains():
@@ -170,3 +171,33 @@ def test_a_run_logged_before_pass_in_competition_existed_allowed_it():
     assert changed_boards(rows, replace(BASE, pass_in_competition=True)) == []
     with pytest.raises(ValueError, match="pass_in_competition"):
         changed_boards(rows, BASE)
+
+
+def test_merge_reports_checked_rows_once_and_refuses_what_it_cannot_merge(tmp_path):
+    import json
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps(_full_row(board=1)) + "\n" + json.dumps(_full_row(board=2))
+                    + "\n")
+    r = _bench("--merge", str(good), "--merge", str(tmp_path / "g*.jsonl"))
+    assert r.returncode == 0, r.stderr
+    assert "on 2 boards" in r.stdout                  # the file matched twice is read once
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps(_full_row(board=2)) + "\n")
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text(json.dumps(_full_row(board=3)) + "\n{\"seed\": 7,\n"
+                       + json.dumps(_full_row(board=4)) + "\n")
+    for args, words in (((str(tmp_path / "none*.jsonl"),), "no file matches"),
+                        ((str(tmp_path),), "it is a directory"),
+                        ((str(good), "--merge", str(other)), "seed 7 board 2 is in another"),
+                        ((str(damaged),), "line 2 is not JSON")):
+        r = _bench("--merge", *args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert words in r.stderr, (args, r.stderr)
+
+
+def test_a_damaged_dd_cache_is_named_before_any_bidding(tmp_path):
+    cache = tmp_path / "dd_seed7.jsonl"
+    cache.write_text('{"pbn": 1}\n{}\n')
+    r = _bench("--seed", "7", "--deals", "1", "--cache", str(tmp_path / "dd_seed{seed}.jsonl"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"--cache: {cache}, line 1: not a row of DD tables" in r.stderr

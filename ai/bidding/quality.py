@@ -304,14 +304,34 @@ def paired(results: Sequence[BoardResult], baseline: Sequence[dict]) -> dict:
             "worse": sum(1 for d in diffs if d > 0)}
 
 
-def _load_cache(path: Optional[str]) -> dict:
+def load_cache(path: Optional[str]) -> dict:
+    """The ``{pbn: table}`` rows of the JSON-lines cache ``path`` (a last line cut short by
+    an interruption is skipped: the deal is solved again).
+
+    :raises ValueError: naming the file and line, for a line that is not such a row."""
     cache = {}
     if path and os.path.exists(path):
-        with open(path) as fh:
-            for line in fh:
-                if line.strip():
-                    row = json.loads(line)
-                    cache[row["pbn"]] = row["table"]
+        with open(path, encoding="utf-8") as fh:
+            lines = [line.strip() for line in fh]
+        while lines and not lines[-1]:
+            lines.pop()
+        for i, line in enumerate(lines):
+            if not line:
+                continue
+            try:
+                row = json.loads(line)
+                table = np.array(row["table"], dtype=np.int64)
+                if not isinstance(row["pbn"], str) or table.shape != (5, 4) \
+                        or table.min() < 0 or table.max() > 13:
+                    raise ValueError
+            except json.JSONDecodeError:
+                if i == len(lines) - 1:
+                    continue
+                raise ValueError(f"{path}, line {i + 1}: not JSON") from None
+            except (KeyError, TypeError, ValueError, OverflowError):
+                raise ValueError(f"{path}, line {i + 1}: not a row of DD tables ({{\"pbn\": "
+                                 f"deal, \"table\": 5 x 4 tricks}})") from None
+            cache[row["pbn"]] = row["table"]
     return cache
 
 
@@ -321,7 +341,7 @@ def tables_for(deals, cache: Optional[str] = None, threads: Optional[int] = None
     ``{"pbn", "table"}`` rows where present; the others are solved with
     :func:`ddsolver.solver.dd_tables` and appended to the cache."""
     from ddsolver.solver import dd_tables
-    known = _load_cache(cache)
+    known = load_cache(cache)
     missing = [d for d in deals if str(d) not in known]
     t0 = time.time()
     if missing:
@@ -329,6 +349,11 @@ def tables_for(deals, cache: Optional[str] = None, threads: Optional[int] = None
         for d, t in zip(missing, solved):
             known[str(d)] = t.to_array().tolist()
         if cache:
+            if os.path.exists(cache):          # a last line cut short is dropped first
+                with open(cache, "r+b") as fh:
+                    data = fh.read()
+                    if data and not data.endswith(b"\n"):
+                        fh.truncate(data.rfind(b"\n") + 1)
             with open(cache, "a") as fh:
                 for d in missing:
                     fh.write(json.dumps({"pbn": str(d), "table": known[str(d)]}) + "\n")

@@ -41,6 +41,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 from collections import defaultdict
 from dataclasses import asdict
@@ -244,31 +245,65 @@ def report(rows: List[dict], against: Sequence[dict] = ()) -> None:
         print(line)
 
 
+#: The most deals a run may reach (``--start`` plus ``--deals``): the deals before
+#: ``--start`` are dealt too, so a larger stream would take long with no output.
+MAX_DEALS = 100_000
+
 _LISTS = ("candidates", "sim", "se", "slam", "real_gain")
 
 
-def _complete(row) -> bool:
-    """Whether ``row`` is a whole row of ``run`` (every decision's lists of one length)."""
-    if not isinstance(row, dict) or not {"seed", "board", "decisions"} <= set(row) \
-            or not isinstance(row["decisions"], list):
+def _number(x, low: float, high: float) -> bool:
+    """Whether ``x`` is a JSON number (not a bool) within ``[low, high]``."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
         return False
+    try:
+        return low <= float(x) <= high
+    except OverflowError:           # an integer too large for a float
+        return False
+
+
+def _problem(row) -> Optional[str]:
+    """Why ``row`` is not a whole row of ``run`` (``None`` if it is): the deal's seed and
+    board, every decision's lists of one length (two candidates at least), candidates as
+    calls' names, gains in IMPs (-24 to 24), standard errors >= 0 (or ``null``), slam
+    shares 0 to 1."""
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    if isinstance(row.get("seed"), bool) or not isinstance(row.get("seed"), int) \
+            or row["seed"] < 0:
+        return "no seed (an integer >= 0)"
+    if isinstance(row.get("board"), bool) or not isinstance(row.get("board"), int) \
+            or row["board"] < 1:
+        return "no board (an integer >= 1)"
+    if not isinstance(row.get("decisions"), list):
+        return "no list of decisions"
     for d in row["decisions"]:
         if not isinstance(d, dict) or not all(isinstance(d.get(k), list) for k in _LISTS):
-            return False
+            return "a decision without the lists " + ", ".join(_LISTS)
         if len({len(d[k]) for k in _LISTS}) != 1 or len(d["sim"]) < 2:
-            return False
-        numbers = d["sim"] + d["slam"] + d["real_gain"] + [e for e in d["se"] if e is not None]
-        if not all(isinstance(x, (int, float)) and not isinstance(x, bool)
-                   and math.isfinite(x) for x in numbers):
-            return False
-    return True
+            return "a decision whose lists differ in length or hold one candidate"
+        if not all(isinstance(c, str) and c for c in d["candidates"]):
+            return "a candidate that is not a call's name"
+        if not all(_number(x, -24, 24) for x in d["sim"] + d["real_gain"]):
+            return "a gain that is not a number of IMPs from -24 to 24"
+        if not all(e is None or _number(e, 0, math.inf) for e in d["se"]):
+            return "a standard error that is not a number >= 0"
+        if not all(_number(x, 0, 1) for x in d["slam"]):
+            return "a slam share that is not a number from 0 to 1"
+    return None
 
 
 def _read(files: Sequence[str], ap) -> List[dict]:
-    rows = read_row_files(files, ap.error)
-    bad = [r for r in rows if not _complete(r)]
-    if bad:
-        ap.error(f"{', '.join(files)}: {len(bad)} rows that 'run' does not write")
+    """The rows of ``files``, every one checked (:func:`_problem`); ``ap.error`` names the
+    first file and row that is not a row of ``run``."""
+    rows = []
+    for f in files:
+        got = read_row_files([f], ap.error)
+        for i, r in enumerate(got):
+            why = _problem(r)
+            if why:
+                ap.error(f"{f}: row {i + 1} is not a row that 'run' writes: {why}")
+        rows += got
     return rows
 
 
@@ -307,26 +342,43 @@ def main(argv=None) -> int:
             p.error(f"a row is not a complete row of 'run' ({type(e).__name__}: {e})")
         except BrokenPipeError:             # e.g. `report ... | head`: the reader has gone
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError as e:                # e.g. a full disk under `report > FILE`
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            print(f"error: cannot write the report: {e.strerror or e}", file=sys.stderr)
+            return 1
         return 0
     check_out(args.out)
-    if args.cache:
+    if args.start + args.deals > MAX_DEALS:
+        r.error(f"--start + --deals at most {MAX_DEALS:,} (the deals before --start are "
+                f"dealt too)")
+    if args.cache is not None:
         cache = args.cache.replace("{seed}", str(args.seed))
+        if not os.path.basename(cache):
+            r.error(f"--cache {cache!r}: no file name")
+        if os.path.realpath(cache) == os.path.realpath(args.out):
+            r.error(f"--cache {cache}: the same file as --out")
         folder = os.path.dirname(cache) or "."
         if os.path.isdir(cache) or not os.path.isdir(folder):
             r.error(f"--cache {cache}: " + ("it is a directory" if os.path.isdir(cache)
                                                else f"no folder {folder}"))
     settings = SimulationSettings(threads=1, samples=args.samples,
                                   bid_weights=args.bid_weights == "yes").untimed()
+    def stop(signum, frame):                # kill (SIGTERM) ends the run as Ctrl-C does
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop)
     try:
         n = write_rows(args.out, run(args.seed, args.start, args.deals, settings, args.cache))
     except KeyboardInterrupt:
-        print(f"interrupted: the finished deals are in {args.out}.part ({args.out} "
-              f"unchanged)", file=sys.stderr)
+        part = os.path.realpath(args.out) + ".part"
+        print("interrupted: " + (f"the finished deals are in {part}" if os.path.exists(part)
+                                 else "no deal was finished, nothing written")
+              + f" ({args.out} unchanged)", file=sys.stderr)
         return 130
     except (OSError, ValueError) as e:
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    print(f"{n} deals written to {args.out} ({json.dumps(asdict(settings))})", file=sys.stderr)
+    print(f"{n} deal{'s' if n != 1 else ''} written to {args.out} "
+          f"({json.dumps(asdict(settings))})", file=sys.stderr)
     return 0
 
 

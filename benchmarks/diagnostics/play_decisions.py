@@ -232,13 +232,18 @@ def read_benchmark_rows(path: str) -> List[dict]:
 
 
 def check_out(path: str) -> None:
-    """:raises SystemExit: if ``path`` cannot be written (a directory, or in a folder that
-    does not exist)."""
-    folder = os.path.dirname(path) or "."
+    """:raises SystemExit: if ``path`` cannot be written: a directory, something that is
+    not a regular file (a device such as ``/dev/null``, a pipe: :func:`write_rows` renames a
+    finished file onto ``path``, which would replace it), or in a folder that does not exist
+    or cannot be written.  A symbolic link is followed (its target is written)."""
     if not os.path.basename(path):
         raise SystemExit(f"cannot write {path!r}: no file name")
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path) or "."
     if os.path.isdir(path):
         raise SystemExit(f"cannot write {path}: it is a directory")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise SystemExit(f"cannot write {path}: not a regular file")
     if not os.path.isdir(folder):
         raise SystemExit(f"cannot write {path}: no folder {folder}")
     if not os.access(folder, os.W_OK):
@@ -252,6 +257,7 @@ def read_row_files(files, error) -> List[dict]:
     for f in files:
         if not os.path.isfile(f):
             error(f"cannot read {f}: " + ("it is a directory" if os.path.isdir(f)
+                                           else "not a regular file" if os.path.exists(f)
                                            else "no such file"))
     try:
         rows = [row for f in files for row in ps.read_rows(f)]
@@ -268,6 +274,7 @@ def write_rows(path: str, rows) -> int:
     failed run leaves the finished rows in the ``.part`` file and an older ``path``
     untouched.  Returns the number of rows."""
     check_out(path)
+    path = os.path.realpath(path)       # a symbolic link: its target gets the rows
     part = path + ".part"
     n = 0
     try:

@@ -31,6 +31,7 @@ import argparse
 import glob
 import json
 import math
+import os
 import re
 import statistics
 import sys
@@ -45,6 +46,7 @@ from ai.bidding.quality import (
     BoardResult,
     changed_boards,
     format_table,
+    load_cache,
     score_board,
     summarise,
     tables_for,
@@ -186,7 +188,7 @@ def _plural(n: int, noun: str) -> str:
 _ROW_KEYS = {"seed": int, "board": int, "rules": dict, "hard": dict, "decisions": list,
              "settings": dict}
 _DECISION_KEYS = {"call": str, "rules": str, "candidates": list, "gains": list,
-                  "errors": list, "reason": str}
+                  "errors": list, "reason": str, "samples": int, "seconds": (int, float)}
 _RESULT_KEYS = {"contract": str, "imps": int, "auction": str}
 
 
@@ -239,8 +241,9 @@ def _check_fields(obj, keys: dict, where: str) -> None:
             raise ValueError(f"{where} has no {key!r}: not a --boards file of this benchmark")
         value = obj[key]
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise ValueError(f"{where}: {key!r} must be {kind.__name__}, "
-                             f"not {type(value).__name__}")
+            name = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple)
+                                                     else (kind,)))
+            raise ValueError(f"{where}: {key!r} must be {name}, not {type(value).__name__}")
 
 
 def _or_none(convert, what: str):
@@ -322,11 +325,28 @@ def main(argv=None) -> int:
                         metavar=metavar, help=f"{text} (default {_shown(default)})")
     args = ap.parse_args(argv)
     if args.merge:
-        rows = []
+        paths = []
         for pattern in args.merge:
-            for path in sorted(glob.glob(pattern)):
-                with open(path) as fh:
-                    rows += [json.loads(line) for line in fh if line.strip()]
+            matched = sorted(glob.glob(pattern))
+            if not matched:
+                ap.error(f"--merge {pattern}: no file matches")
+            paths += [p for p in matched if os.path.realpath(p) not in
+                      {os.path.realpath(q) for q in paths}]    # a file matched twice: once
+        rows, seen = [], set()
+        for path in paths:
+            if not os.path.isfile(path):
+                ap.error(f"--merge {path}: " + ("it is a directory" if os.path.isdir(path)
+                                                 else "not a regular file"))
+            try:
+                got = read_boards(path)
+            except (OSError, UnicodeDecodeError, ValueError) as e:
+                ap.error(f"--merge {path}: {e}")
+            for r in got:
+                if (r["seed"], r["board"]) in seen:
+                    ap.error(f"--merge {path}: seed {r['seed']} board {r['board']} is in "
+                             f"another row too (the same run merged twice?)")
+                seen.add((r["seed"], r["board"]))
+            rows += got
         seeds = sorted({r["seed"] for r in rows}, key=lambda s: (s == VALIDATION_SEED, s))
     else:
         seeds = args.seed or list(TUNING_SEEDS)
@@ -347,6 +367,12 @@ def main(argv=None) -> int:
             ap.error(f"nothing to bid: --deals {args.deals}, --start {args.start}, "
                      f"--count {count} (want --deals >= 1, 0 <= --start < --deals, "
                      f"--count >= 1)")
+        if args.cache:                     # a damaged cache is named before any work
+            for seed in seeds:
+                try:
+                    load_cache(args.cache.replace("{seed}", str(seed)))
+                except (OSError, UnicodeDecodeError, ValueError) as e:
+                    ap.error(f"--cache: {e}")
         rows = []
         earlier = []
         if args.changed_from:

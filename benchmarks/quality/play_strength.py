@@ -384,7 +384,7 @@ def read_rows(path: str) -> List[dict]:
     if not os.path.exists(path):
         return rows
     bad = []
-    with open(path) as fh:
+    with open(path, encoding="utf-8-sig") as fh:     # a byte-order mark is no part of a row
         lines = [line.strip() for line in fh]
     while lines and not lines[-1]:
         lines.pop()
