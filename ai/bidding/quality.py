@@ -49,7 +49,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -304,6 +304,28 @@ def paired(results: Sequence[BoardResult], baseline: Sequence[dict]) -> dict:
             "worse": sum(1 for d in diffs if d > 0)}
 
 
+def read_json_lines(path: str) -> Tuple[List[Tuple[int, object]], List[int]]:
+    """The JSON values of the JSON-lines file ``path``: ``(rows, bad)``, ``rows`` the
+    ``(line number, value)`` of every line that parses and ``bad`` the numbers of the
+    lines that do not, except a last line (cut short by an interruption: skipped quietly).
+    Blank lines are skipped; a byte-order mark is read as none.
+
+    :raises OSError, UnicodeDecodeError: if the file cannot be read as text."""
+    with open(path, encoding="utf-8-sig") as fh:
+        lines = [line.strip() for line in fh]
+    while lines and not lines[-1]:
+        lines.pop()
+    rows, bad = [], []
+    for i, line in enumerate(lines, 1):
+        if line:
+            try:
+                rows.append((i, json.loads(line)))
+            except json.JSONDecodeError:
+                if i != len(lines):
+                    bad.append(i)
+    return rows, bad
+
+
 def load_cache(path: Optional[str]) -> dict:
     """The ``{pbn: table}`` rows of the JSON-lines cache ``path`` (a last line cut short by
     an interruption is skipped: the deal is solved again).
@@ -311,28 +333,33 @@ def load_cache(path: Optional[str]) -> dict:
     :raises ValueError: naming the file and line, for a line that is not such a row."""
     cache = {}
     if path and os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            lines = [line.strip() for line in fh]
-        while lines and not lines[-1]:
-            lines.pop()
-        for i, line in enumerate(lines):
-            if not line:
-                continue
+        rows, bad = read_json_lines(path)
+        if bad:
+            raise ValueError(f"{path}, line {bad[0]}: not JSON")
+        for i, row in rows:
             try:
-                row = json.loads(line)
                 table = np.array(row["table"], dtype=np.int64)
                 if not isinstance(row["pbn"], str) or table.shape != (5, 4) \
                         or table.min() < 0 or table.max() > 13:
                     raise ValueError
-            except json.JSONDecodeError:
-                if i == len(lines) - 1:
-                    continue
-                raise ValueError(f"{path}, line {i + 1}: not JSON") from None
             except (KeyError, TypeError, ValueError, OverflowError):
-                raise ValueError(f"{path}, line {i + 1}: not a row of DD tables ({{\"pbn\": "
+                raise ValueError(f"{path}, line {i}: not a row of DD tables ({{\"pbn\": "
                                  f"deal, \"table\": 5 x 4 tricks}})") from None
             cache[row["pbn"]] = row["table"]
     return cache
+
+
+def check_cache(pattern: Optional[str], seeds) -> None:
+    """Read the DD caches ``pattern`` (``{seed}`` replaced by each of ``seeds``) before any
+    work, so that a damaged one is named at once.
+
+    :raises ValueError: naming the file and line (see :func:`load_cache`); also for a
+        file that cannot be read."""
+    for seed in seeds if pattern else ():
+        try:
+            load_cache(pattern.replace("{seed}", str(seed)))
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(str(e)) from None
 
 
 def tables_for(deals, cache: Optional[str] = None, threads: Optional[int] = None,

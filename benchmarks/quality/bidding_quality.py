@@ -23,8 +23,8 @@ from dataclasses import asdict
 from ai.bidding.quality import (
     TUNING_SEEDS,
     VALIDATION_SEED,
+    check_cache,
     format_table,
-    load_cache,
     paired,
     run,
     summarise,
@@ -62,12 +62,10 @@ def main(argv=None) -> int:
     if VALIDATION_SEED in seeds and not args.validation:
         ap.error(f"seed {VALIDATION_SEED} is the validation seed: run it only with the final "
                  f"rules, and say so with --validation")
-    if args.cache:                     # a damaged cache is named before any work
-        for seed in seeds:
-            try:
-                load_cache(args.cache.replace("{seed}", str(seed)))
-            except (OSError, UnicodeDecodeError, ValueError) as e:
-                ap.error(f"--cache: {e}")
+    try:                               # a damaged cache is named before any work
+        check_cache(args.cache, seeds)
+    except ValueError as e:
+        ap.error(f"--cache: {e}")
     baseline = []
     if args.baseline:
         with open(args.baseline) as fh:

@@ -45,8 +45,8 @@ from ai.bidding.quality import (
     VALIDATION_SEED,
     BoardResult,
     changed_boards,
+    check_cache,
     format_table,
-    load_cache,
     score_board,
     summarise,
     tables_for,
@@ -367,12 +367,10 @@ def main(argv=None) -> int:
             ap.error(f"nothing to bid: --deals {args.deals}, --start {args.start}, "
                      f"--count {count} (want --deals >= 1, 0 <= --start < --deals, "
                      f"--count >= 1)")
-        if args.cache:                     # a damaged cache is named before any work
-            for seed in seeds:
-                try:
-                    load_cache(args.cache.replace("{seed}", str(seed)))
-                except (OSError, UnicodeDecodeError, ValueError) as e:
-                    ap.error(f"--cache: {e}")
+        try:                               # a damaged cache is named before any work
+            check_cache(args.cache, seeds)
+        except ValueError as e:
+            ap.error(f"--cache: {e}")
         rows = []
         earlier = []
         if args.changed_from:

@@ -60,6 +60,7 @@ import sys
 import time
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ai.bidding.quality import read_json_lines
 from ai.cardplay import PlaySettings
 from ai.game import play_board
 from ai.players import SeatView
@@ -380,27 +381,14 @@ def read_rows(path: str) -> List[dict]:
     """Every complete row of a results file.  A line cut short by an interruption (the
     last line) is skipped quietly; other lines that are not JSON are skipped with a warning
     on stderr that counts them."""
-    rows = []
     if not os.path.exists(path):
-        return rows
-    bad = []
-    with open(path, encoding="utf-8-sig") as fh:     # a byte-order mark is no part of a row
-        lines = [line.strip() for line in fh]
-    while lines and not lines[-1]:
-        lines.pop()
-    for i, line in enumerate(lines):
-        if not line:
-            continue
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            if i != len(lines) - 1:
-                bad.append(i + 1)
+        return []
+    rows, bad = read_json_lines(path)
     if bad:
         print(f"warning: {path}: {len(bad)} line(s) that are not JSON skipped (line "
               f"{', '.join(map(str, bad[:5]))}{', ...' if len(bad) > 5 else ''})",
               file=sys.stderr)
-    return rows
+    return [row for _, row in rows]
 
 
 def _key(row) -> tuple:
