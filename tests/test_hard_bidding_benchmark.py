@@ -201,3 +201,11 @@ def test_a_damaged_dd_cache_is_named_before_any_bidding(tmp_path):
     r = _bench("--seed", "7", "--deals", "1", "--cache", str(tmp_path / "dd_seed{seed}.jsonl"))
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"--cache: {cache}, line 1: not a row of DD tables" in r.stderr
+    # the seeds of a --changed-from file are checked too (here 7, not the default seeds)
+    import json
+    earlier = tmp_path / "earlier.jsonl"
+    earlier.write_text(json.dumps(_full_row(seed=7)) + "\n")
+    r = _bench("--changed-from", str(earlier), "--confidence", "1",
+               "--cache", str(tmp_path / "dd_seed{seed}.jsonl"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"--cache: {cache}, line 1: not a row of DD tables" in r.stderr

@@ -48,7 +48,7 @@ from dataclasses import asdict
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ai.bidding import StandardAmerican
-from ai.bidding.quality import tables_for
+from ai.bidding.quality import check_cache, tables_for
 from ai.bidding.simulation import (
     SimulatingBidder,
     SimulationSettings,
@@ -361,6 +361,10 @@ def main(argv=None) -> int:
         if os.path.isdir(cache) or not os.path.isdir(folder):
             r.error(f"--cache {cache}: " + ("it is a directory" if os.path.isdir(cache)
                                                else f"no folder {folder}"))
+        try:                                # a damaged cache is named before any work
+            check_cache(args.cache, [args.seed])
+        except ValueError as e:
+            r.error(f"--cache: {e}")
     settings = SimulationSettings(threads=1, samples=args.samples,
                                   bid_weights=args.bid_weights == "yes").untimed()
     def stop(signum, frame):                # kill (SIGTERM) ends the run as Ctrl-C does

@@ -325,13 +325,15 @@ def main(argv=None) -> int:
                         metavar=metavar, help=f"{text} (default {_shown(default)})")
     args = ap.parse_args(argv)
     if args.merge:
-        paths = []
+        paths, real = [], set()
         for pattern in args.merge:
             matched = sorted(glob.glob(pattern))
             if not matched:
                 ap.error(f"--merge {pattern}: no file matches")
-            paths += [p for p in matched if os.path.realpath(p) not in
-                      {os.path.realpath(q) for q in paths}]    # a file matched twice: once
+            for path in matched:                   # a file matched twice is read once
+                if os.path.realpath(path) not in real:
+                    real.add(os.path.realpath(path))
+                    paths.append(path)
         rows, seen = [], set()
         for path in paths:
             if not os.path.isfile(path):
@@ -367,10 +369,6 @@ def main(argv=None) -> int:
             ap.error(f"nothing to bid: --deals {args.deals}, --start {args.start}, "
                      f"--count {count} (want --deals >= 1, 0 <= --start < --deals, "
                      f"--count >= 1)")
-        try:                               # a damaged cache is named before any work
-            check_cache(args.cache, seeds)
-        except ValueError as e:
-            ap.error(f"--cache: {e}")
         rows = []
         earlier = []
         if args.changed_from:
@@ -388,6 +386,10 @@ def main(argv=None) -> int:
                          f"with --validation")
             print(f"{_plural(len(again), 'board')} of {len(earlier)} to bid again",
                   file=sys.stderr)
+        try:                 # a damaged cache is named before any work (--changed-from's seeds)
+            check_cache(args.cache, seeds)
+        except ValueError as e:
+            ap.error(f"--cache: {e}")
         for seed in seeds:
             if args.changed_from:
                 chunk = []
