@@ -104,6 +104,11 @@ class PlaySettings:
         (a conditional value at risk, Rockafellar & Uryasev, J. of Risk 2, 2000); ``0``:
         the plain expectation.  Applied when the card is chosen, not by the early stop.
     :ivar risk_share: the share of the layouts' weight that makes the tail, in (0, 1].
+    :ivar declarer_trick_weight: at IMPs (utility ``"score"``), at declarer's decisions,
+        each card's result in a layout is its IMPs plus this many times the tricks it
+        loses against the layout's best card (``0``: IMPs alone), so that overtricks and
+        undertricks beyond the contract's count for more than an IMP; used by the choice
+        and the early stop alike.
     :ivar time_budget: seconds per decision, a cap: no new chunk of layouts is started when
         it would end past the budget (the first :attr:`min_samples` are always solved), and
         the weights by the play get :data:`PLAY_CHECK_SHARE` of it; ``None``: no cap (see
@@ -126,6 +131,7 @@ class PlaySettings:
     tie_margin: float = 0.0
     declarer_risk: float = 0.0
     risk_share: float = 0.25
+    declarer_trick_weight: float = 0.0
     time_budget: Optional[float] = 1.0
     lead_time_budget: Optional[float] = None
     threads: Optional[int] = None
@@ -140,7 +146,7 @@ class PlaySettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-        for name in ("early_stop", "tie_margin", "declarer_risk"):
+        for name in ("early_stop", "tie_margin", "declarer_risk", "declarer_trick_weight"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not value >= 0 or not math.isfinite(value):
@@ -464,11 +470,17 @@ class CardPlayer:
         vulnerable = view.vulnerability.is_vulnerable(view.declarer)
         sign = 1 if mover_decl else -1
         pts = {t: sign * score(contract, t, vulnerable) for t in range(14)}
+        weight = self.settings.declarer_trick_weight if mover_decl else 0.0
         rows = []
         for row in tricks:
             scores = [pts[t] for t in row]
             best = max(scores)
-            rows.append([float(imps(x - best)) for x in scores])
+            if weight:
+                most = max(row)
+                rows.append([float(imps(x - best)) + weight * (t - most)
+                             for x, t in zip(scores, row)])
+            else:
+                rows.append([float(imps(x - best)) for x in scores])
         return rows
 
     def _clear(self, view: SeatView, tricks, weights) -> bool:

@@ -335,6 +335,41 @@ def test_declarer_risk_adds_the_tail_loss():
             PlaySettings(**bad)
 
 
+def test_declarer_trick_weight_counts_every_trick_more():
+    """With ``declarer_trick_weight`` w, a declarer's result in a layout at IMPs is its IMPs
+    plus w times the tricks it loses against the layout's best card; defenders unchanged."""
+    deal, auc, played = ending(CASH, "1NT Pass 3NT Pass Pass Pass", "S", "S")
+    view = _view(deal, auc, played, "S")
+    legal = view.legal_cards[:2]
+    # 3NT: card 0 makes exactly 9 everywhere; card 1 makes 10 in three layouts, 8 in one
+    tricks = [(9, 10), (9, 10), (9, 10), (9, 8)]
+    weights = [1.0] * 4
+
+    def pick(v, cards, **kw):
+        return CardPlayer(PlaySettings(threads=1, **kw))._pick(v, cards, tricks, weights,
+                                                               0.0, False, "searched")
+
+    plain = pick(view, legal)
+    assert plain.utility == pytest.approx((-0.75, -2.5)) and plain.card == legal[0]
+    # w = 2: card 0 also loses a trick in three layouts (-0.75 - 1.5); card 1 loses one
+    # trick (and 10 IMPs) in one layout (-2.5 - 0.5)
+    two = pick(view, legal, declarer_trick_weight=2.0)
+    assert two.utility == pytest.approx((-2.25, -3.0)) and two.card == legal[0]
+    four = pick(view, legal, declarer_trick_weight=4.0)
+    assert four.utility == pytest.approx((-3.75, -3.5)) and four.card == legal[1]
+    # the early stop judges the same utility
+    imp_rows = CardPlayer(PlaySettings(threads=1, declarer_trick_weight=4.0))._utilities(
+        view, tricks)
+    assert imp_rows[3] == pytest.approx([0.0, -10.0 - 4.0])
+    wdeal, wauc, wplayed = ending(CASH, "1NT Pass 3NT Pass Pass Pass", "S", "W")
+    west = _view(wdeal, wauc, wplayed, "W")
+    wlegal = west.legal_cards[:2]
+    assert pick(west, wlegal, declarer_trick_weight=4.0).utility == pick(west, wlegal).utility
+    for bad in (-1.0, float("nan"), True, "2"):
+        with pytest.raises(ValueError):
+            PlaySettings(declarer_trick_weight=bad)
+
+
 def test_early_stop_when_one_card_is_clearly_best():
     deal, auc, played = ending(CASH, "1NT Pass 3NT Pass Pass Pass", "S", "S")
     view = _view(deal, auc, played, "S")
