@@ -51,7 +51,7 @@ _LIN_DEALER = {"1": Seat.SOUTH, "2": Seat.WEST, "3": Seat.NORTH, "4": Seat.EAST}
 _LIN_SEATS = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
 _KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9]\Z")
 _QX_RE = re.compile(r"\s*([oOcC])\s*(\d+)")
-_RS_RE = re.compile(r"([1-7])(NT|N|C|D|H|S)(XX|X)?([NESW])(XX|X)?(=|[+-]\d+)?\Z", re.IGNORECASE)
+_RS_RE = re.compile(r"([1-7])(NT|N|C|D|H|S)(XX|X)?([NESW])(XX|X)?(=|[+-]\d{1,2})?\Z", re.IGNORECASE)
 _HEADER_KEYS = frozenset(["ah", "sv", "rh", "st"])
 
 
@@ -163,10 +163,10 @@ class _Parser:
             if key == "qx":
                 current = self.new_board(item)
                 m = _QX_RE.match(value)
-                if m is None:
+                if m is None or len(m.group(2).lstrip("0")) > 9:
                     raise self.error(item, "bad board id (expected o<n> or c<n>)")
                 current.room = m.group(1).lower()
-                current.number = int(m.group(2))
+                current.number = int(m.group(2).lstrip("0") or "0")
                 current.items.append(item)
             elif key == "md":
                 if current is None or current.md is not None:
@@ -234,9 +234,9 @@ class _Parser:
             board.cards.append((card, item))
         elif key == "mc":
             text = value.strip()
-            if not text.isdigit() or int(text) > 13:
+            if not text.isdigit() or len(text.lstrip("0")) > 2 or int(text.lstrip("0") or "0") > 13:
                 raise self.error(item, "bad claim (expected 0..13 tricks)")
-            board.claim = (int(text), item)
+            board.claim = (int(text.lstrip("0") or "0"), item)
         elif key == "nt" and value.strip():
             board.comments.append(value.strip())
         elif key == "up":
@@ -297,8 +297,8 @@ class _Parser:
         for item in b.headers:
             if item.key == "ah":
                 m = re.search(r"\d+", item.value)
-                if m and number is None:
-                    number = int(m.group(0))
+                if m and number is None and len(m.group(0).lstrip("0")) <= 9:
+                    number = int(m.group(0).lstrip("0") or "0")
             elif item.key == "sv":
                 try:
                     vul = Vulnerability.from_str(item.value)

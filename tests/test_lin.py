@@ -347,3 +347,22 @@ def test_bad_deal_names_the_file_and_board_once():
     msg = str(info.value)
     assert msg.count("broken.lin") == 1 and msg.count("board 1") == 1, msg
     assert "different numbers of cards" in msg
+
+
+_LONG_LIN = ("qx|o{qx}|md|3SAKQJHT98D765C432,ST987H654D432CAKQ,S654H32DAKQJCJT98,|"
+             "ah|Board {ah}|sv|0|mb|1N|mb|p|mb|3N|mb|p|mb|p|mb|p|mc|{mc}|")
+
+
+@pytest.mark.parametrize("digits", ["9" * 5000, "0" * 4999 + "9"], ids=["nines", "zeros"])
+@pytest.mark.parametrize("field", ["qx", "ah", "mc"])
+def test_a_number_of_thousands_of_digits_is_a_lin_error_or_read(field, digits):
+    # int() refuses strings of more than 4,300 digits with a plain ValueError.
+    values = dict({"qx": "1", "ah": "1", "mc": "9"}, **{field: digits})
+    text = _LONG_LIN.format(**values)
+    if digits[0] == "9" and field != "ah":
+        with pytest.raises(LINError, match=rf"item \d+ \('{field}'.*bad"):
+            parse_lin(text)
+        return
+    game = parse_lin(text)[0]
+    assert game.board == (9 if field == "qx" else 1)
+    assert game.result == 9

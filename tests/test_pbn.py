@@ -1053,3 +1053,39 @@ def test_keep_mode_never_raises_on_damaged_files_and_keeps_every_game():
         assert len(again) == len(games)
         assert sum(g.error is None for g in again) >= sum(g.error is None for g in games)
     assert damaged_games > 20      # the damage did hit games
+
+
+# -- numbers too long for int() (more than 4,300 digits) -------------------------------------
+_LONG_GAME = """[Event "x"]
+[Board "{board}"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.T98.765.432 T987.654.432.AKQ 654.32.AKQJ.JT98 32.AKQJ7.T98.765"]
+[Declarer "S"]
+[Contract "3N"]
+[Result "{result}"]
+[Auction "N"]
+1NT ={token}= Pass 3NT ${nag} Pass
+Pass Pass
+[Note "{note}:15-17"]
+"""
+_SHORT = {"board": "1", "result": "9", "token": "1", "nag": "1", "note": "1"}
+
+
+@pytest.mark.parametrize("digits", ["9" * 5000, "0" * 4999 + "9"], ids=["nines", "zeros"])
+@pytest.mark.parametrize("field", sorted(_SHORT))
+def test_a_number_of_thousands_of_digits_is_a_pbn_error_or_read(field, digits):
+    # int() refuses strings of more than 4,300 digits with a plain ValueError: every such
+    # number in a PBN file is read (leading zeros), ignored (a board number) or refused with
+    # a PBNError naming its line.
+    text = _LONG_GAME.format(**dict(_SHORT, **{field: digits}))
+    refused = field in ("token", "nag") or (field == "result" and digits[0] == "9")
+    if refused:
+        with pytest.raises(PBNError, match=r"line \d+, board 1: bad"):
+            parse_pbn(text)[0].result
+        return
+    game = parse_pbn(text)[0]
+    assert game.board == (None if field == "board" and digits[0] == "9"
+                          else 9 if field == "board" else 1)
+    assert game.result == 9
+    assert game.contract is not None and game.deal is not None

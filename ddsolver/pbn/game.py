@@ -46,6 +46,14 @@ _RESULT_RE = re.compile(
     r"\^?\s*(?:(\d+)|(NS|EW)\s+(\d+)(?:\s+(NS|EW)\s+(\d+))?)\Z", re.IGNORECASE)
 
 
+def _number(digits: str) -> int:
+    """The value of a string of decimal digits, capped at 10**9 (a longer number is never
+    handed to ``int``, which refuses strings of more than 4,300 digits)."""
+    significant = digits.lstrip("0")
+    return int(significant) if len(significant) <= 9 and significant else (
+        0 if not significant else 10**9)
+
+
 class PBNGame:
     """One PBN game (a board as played or dealt): ordered tags plus parsed conveniences.
 
@@ -319,10 +327,10 @@ class PBNGame:
     @property
     def board(self) -> int | None:
         """The board number (``Board`` tag), or ``None`` when absent, empty, ``?`` or not a
-        positive integer."""
+        positive integer below 10**9."""
         value = (self.get("Board") or "").strip()
-        if value.isdigit() and int(value) > 0:
-            return int(value)
+        if value.isdigit() and 0 < _number(value) < 10**9:
+            return _number(value)
         return None
 
     @property
@@ -473,14 +481,14 @@ class PBNGame:
         if m is None:
             raise self._error(t, f"bad result {t.value!r} in the Result tag")
         plain, side1, n1, side2, n2 = m.groups()
-        numbers = [int(x) for x in (plain, n1, n2) if x is not None]
+        numbers = [_number(x) for x in (plain, n1, n2) if x is not None]
         if any(n > 13 for n in numbers):
             raise self._error(t, f"bad result {t.value!r}: more than 13 tricks")
         if plain is not None:
-            return int(plain)
-        by_side = {side1.upper(): int(n1)}
+            return _number(plain)
+        by_side = {side1.upper(): _number(n1)}
         if side2 is not None:
-            by_side[side2.upper()] = int(n2)
+            by_side[side2.upper()] = _number(n2)
         declarer = self.declarer
         if declarer is None:
             return None
@@ -513,7 +521,7 @@ class PBNGame:
         m = _NOTE_VALUE_RE.match(t.value)
         if m is None:
             raise self._error(t, f"bad Note tag {t.value!r}: expected \"<number>:<text>\"")
-        return int(m.group(1)), m.group(2).strip()
+        return _number(m.group(1)), m.group(2).strip()
 
     def _warn(self, message: str) -> None:
         if message not in self.warnings:

@@ -43,6 +43,9 @@ _CARD_SUFFIX_NAG = {"!": 7, "?": 8, "!!": 9, "??": 10, "!?": 11, "?!": 12}
 
 _NOTE_TOKEN_RE = re.compile(r"=(\d+)=")
 _NAG_TOKEN_RE = re.compile(r"\$(\d+)")
+#: The most digits a note or NAG number may have (PBN 2.1 numbers notes 1..32 and NAGs
+#: 0..255; longer numbers are refused before ``int`` sees them).
+_MAX_DIGITS = 9
 
 
 @dataclass(frozen=True)
@@ -332,14 +335,14 @@ def _section_tokens(game: PBNGame, t: Tag) -> Iterator[tuple[str, str, int | Non
                 break
             elif ch == "=":
                 m = _NOTE_TOKEN_RE.match(text, i)
-                if m is None:
+                if m is None or len(m.group(1)) > _MAX_DIGITS:
                     raise game._error(t, f"bad note reference {text[i:i + 6]!r} in the "
                                          f"{t.name} section", ln)
                 yield "note", m.group(0), ln
                 i = m.end()
             elif ch == "$":
                 m = _NAG_TOKEN_RE.match(text, i)
-                if m is None:
+                if m is None or len(m.group(1)) > _MAX_DIGITS:
                     raise game._error(t, f"bad NAG {text[i:i + 6]!r} in the {t.name} "
                                          f"section", ln)
                 yield "nag", m.group(0), ln
