@@ -18,7 +18,7 @@ call made).  Hidden cards cannot leak into a view because the builder is never g
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Dict, FrozenSet, Optional, Protocol, Sequence, Tuple, runtime_checkable
 
 from ddsolver.auction import Auction, Call
@@ -267,6 +267,28 @@ class SeatView:
                  " ".join(f"{s.letter}{c}" for s, c in self.played)]
         return hashlib.sha256("|".join(parts).encode("ascii")).hexdigest()
 
+    def check(self) -> "SeatView":
+        """Check that this view is one :func:`seat_view` builds: a view made with the
+        dataclass's constructor is not checked, so the computer players call this first.
+
+        :returns: ``self``.
+        :raises InvalidViewError: naming the first problem :func:`seat_view` finds (a
+            field of the wrong type included), or the fields that disagree with the rest
+            (e.g. ``legal_cards`` or ``hand`` that the play does not give).
+        """
+        try:
+            given = self.to_dict()
+            given["explanations"] = self.explanations
+            rebuilt = seat_view(**given)
+        except (BridgeError, TypeError, ValueError, AttributeError, KeyError) as exc:
+            raise InvalidViewError(f"inconsistent SeatView: {exc}") from None
+        if rebuilt != self:
+            wrong = [f.name for f in fields(self)
+                     if getattr(rebuilt, f.name) != getattr(self, f.name)]
+            raise InvalidViewError(f"inconsistent SeatView: {', '.join(wrong)} disagree "
+                                   f"with the rest (build views with seat_view)")
+        return self
+
     def to_dict(self) -> dict:
         """JSON-ready form; :func:`seat_view` ``(**view.to_dict())`` gives the view back
         (explanations excepted: they are written as their texts)."""
@@ -334,8 +356,10 @@ def _original(hand: Hand, played_by_seat: Sequence[Card], seat: Seat, what: str)
             card = next(cards_of_mask(hand.mask & own))
             raise InvalidViewError(f"{card} is both held by {seat.name} and played")
         return Hand(hand.mask | own)
+    if not played_by_seat:
+        raise InvalidViewError(f"{what} has {n} card{'s' * (n != 1)}; expected 13")
     raise InvalidViewError(
-        f"{what} has {n} cards; expected 13 (the original hand) or "
+        f"{what} has {n} card{'s' * (n != 1)}; expected 13 (the original hand) or "
         f"{13 - len(played_by_seat)} (the cards still held after "
         f"{len(played_by_seat)} played)")
 

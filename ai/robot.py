@@ -20,7 +20,7 @@ from dataclasses import fields
 from typing import Optional, Union
 
 from ai.cardplay import CardChoice, CardPlayer, PlaySettings
-from ai.players import SeatView
+from ai.players import InvalidViewError, SeatView
 from ai.sampling import SamplingSettings
 from ddsolver.auction import Call
 from ddsolver.cards import Card
@@ -76,7 +76,8 @@ class ComputerPlayer:
         :class:`ai.sampling.SamplingSettings` (``play_checks=8``), which are merged into
         the level's ``sampling`` options (the ``"auction"`` method's: medium and hard).
     :raises ValueError: for an unknown level or a bad setting.
-    :raises TypeError: for a seed that is neither an integer, text nor ``None``.
+    :raises TypeError: for a seed that is neither an integer, text nor ``None``, or a
+        ``system`` without the bidding system's ``choose``, ``hint`` and ``explain``.
     """
 
     def __init__(self, level: str = "medium", seed: Union[int, str, None] = None, *,
@@ -88,6 +89,11 @@ class ComputerPlayer:
         if system is None:
             from ai.bidding import StandardAmerican
             system = StandardAmerican()
+        missing = [m for m in ("choose", "hint", "explain")
+                   if not callable(getattr(system, m, None))]
+        if missing:
+            raise TypeError(f"system must be a bidding system (with {', '.join(missing)}), "
+                            f"got {type(system).__name__}")
         base = settings if settings is not None else LEVELS[level]
         sampler = {k: overrides.pop(k) for k in list(overrides)
                    if k in _SAMPLER_ONLY}
@@ -113,12 +119,29 @@ class ComputerPlayer:
 
     def call(self, view: SeatView) -> Call:
         """The call for ``view.seat``: by the bidding system's rules alone (easy, medium),
-        or the rules' candidates judged by simulation (hard; see :func:`_bidder`)."""
+        or the rules' candidates judged by simulation (hard; see :func:`_bidder`).
+
+        :raises TypeError: if ``view`` is not a :class:`SeatView`.
+        :raises InvalidViewError: if the view is inconsistent (:meth:`SeatView.check`), the
+            auction is over, or another seat is to call.
+        """
         _check_view(view)
+        if view.auction_finished:
+            raise InvalidViewError(f"no call is due from {view.seat.name}: the auction is "
+                                   f"over")
+        if view.to_call != view.seat:
+            raise InvalidViewError(f"{view.to_call.name} is to call, not {view.seat.name}")
         return self._bidder.choose(view.original_hand, view.auction, view.vulnerability)
 
     def card(self, view: SeatView) -> Card:
-        """The card for ``view.to_play`` (own hand, or dummy's when declarer)."""
+        """The card for ``view.to_play`` (own hand, or dummy's when declarer).
+
+        :raises TypeError: if ``view`` is not a :class:`SeatView`.
+        :raises InvalidViewError: if the view is inconsistent (:meth:`SeatView.check`) or
+            asks no card of a seat that ``view.seat`` plays for.
+        :raises SamplingError: if no layout fits the view (see
+            :meth:`ai.cardplay.CardPlayer.choose`).
+        """
         _check_view(view)
         choice = self._cards.choose(view, self._rng(view, "card"))
         self.last_choice = choice
@@ -167,3 +190,4 @@ def _bidder(level: str, system, seed, settings: PlaySettings):
 def _check_view(view) -> None:
     if not isinstance(view, SeatView):
         raise TypeError(f"a computer player is given a SeatView, got {type(view).__name__}")
+    view.check()

@@ -360,7 +360,7 @@ def _write_output(report: Any, output: str) -> None:
             return
         report.write(output)
     except OSError as exc:
-        raise CLIError(f"cannot write {output}: {exc.strerror or exc}") from None
+        raise CLIError(f"cannot write {output!r}: {exc.strerror or exc}") from None
     except BridgeError as exc:
         raise CLIError(f"cannot write {output}: {exc}") from None
 
@@ -454,6 +454,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
         raise CLIError(f"cannot read {input_path}: no such file")
     if output is None and not (check or as_json):
         output = "-" if input_path == "-" else _default_output(input_path)
+    if output == "":
+        raise click.BadParameter("an empty file name", param_hint="'-o' / '--output'")
     if output not in (None, "-"):
         # fail before the solving, not after it
         folder = os.path.dirname(os.path.abspath(os.path.realpath(output)))

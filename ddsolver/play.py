@@ -192,7 +192,8 @@ class Position:
             expected = n - 1 if k < len(trick) else n
             if sizes[seat] != expected:
                 raise InvalidPositionError(
-                    f"{seat.name} holds {sizes[seat]} cards; expected {expected} with "
+                    f"{seat.name} holds {sizes[seat]} card{'s' * (sizes[seat] != 1)}; "
+                    f"expected {expected} with "
                     f"{len(trick)} card(s) in the current trick led by {leader.name}")
         if n > 13:
             raise InvalidPositionError(f"hands of {n} cards: at most 13")

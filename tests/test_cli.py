@@ -638,6 +638,9 @@ def test_analyse_unwritable_output_fails_before_solving(tmp_path, monkeypatch):
     result = run("analyse", src, "-o", tmp_path)
     assert result.exit_code == 2
     assert "is a directory" in result.stderr
+    result = run("analyse", src, "-o", "")
+    assert result.exit_code == 2
+    assert "an empty file name" in result.stderr
 
 
 def test_analyse_interrupted_exit_code_and_no_file(tmp_path, monkeypatch):

@@ -230,3 +230,10 @@ def test_player_protocol():
         "N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION,
         played=[(Seat.EAST, "H2"), (Seat.SOUTH, "HA"), (Seat.WEST, "S2")],
         dummy_hand=DEAL.south).voids[Seat.WEST]
+
+
+def test_a_short_hand_before_any_card_is_named_plainly():
+    with pytest.raises(InvalidViewError, match=r"NORTH's hand has 12 cards; expected 13$"):
+        seat_view("N", "AQ4.KJ5.Q963.KJ", dealer="N", vulnerability="None")
+    with pytest.raises(InvalidViewError, match=r"has 1 card; expected 13$"):
+        seat_view("N", ["SA"], dealer="N", vulnerability="None")

@@ -757,6 +757,13 @@ def test_the_table_manager_command_refuses_files_it_cannot_write(tmp_path):
     assert not (tmp_path / "s.pbn").exists()
     r = CliRunner().invoke(main, base + ["-o", str(tmp_path / "s.pbn"), "--ns-team", 'a"b'])
     assert r.exit_code == 2 and "--ns-team" in r.output, (r.output, r.exception)
+    bad = tmp_path / "hand14.pbn"
+    bad.write_text('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                   '[Deal "N:AKQJ.T98.765.4321 T987.654.432.AKQ 654.32.AKQJ.JT98 '
+                   '32.AKQJ7.T98.765"]\n')
+    r = CliRunner().invoke(main, ["bluechip", "tm", "--port", "0", "--pbn", str(bad),
+                                  "-o", str(tmp_path / "s.pbn")])
+    assert r.exit_code == 2 and "'--pbn'" in r.output, (r.output, r.exception)
 
 
 def test_a_team_name_with_a_quote_is_refused():

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from ai.cardplay import CardPlayer, PlaySettings
 from ai.game import play_board, view_of
-from ai.players import Player
+from ai.players import InvalidViewError, Player, SeatView, seat_view
 from ai.robot import LEVELS, ComputerPlayer
+from ddsolver.cards import Card
 from ddsolver.deal import Deal, Hand
 from ddsolver.play import Position
 from ddsolver.table import Seat
@@ -144,3 +146,43 @@ def test_four_computers_play_a_board():
     for seat, card in r.play:
         assert pos.to_move == seat
         pos.play(card)
+
+
+def test_a_computer_answers_only_for_the_seat_to_act():
+    # North deals: East's view is valid, but East is not to call.
+    east = seat_view("E", "653.T742.T42.A73", dealer="N", vulnerability="None")
+    player = ComputerPlayer("easy", seed=1)
+    with pytest.raises(InvalidViewError, match="NORTH is to call, not EAST"):
+        player.call(east)
+    over = seat_view("W", "K82.Q93.KJ5.Q854", dealer="N", vulnerability="None",
+                     auction=AUCTION)
+    with pytest.raises(InvalidViewError, match="auction is over"):
+        player.call(over)
+    # East is on lead against North's 3NT: West has no card to play yet.
+    with pytest.raises(InvalidViewError, match="EAST is to play"):
+        player.card(over)
+    north = seat_view("N", "AQ4.KJ5.Q963.KJ2", dealer="N", vulnerability="None")
+    assert str(player.call(north)) == "1NT"
+
+
+def test_a_view_not_built_by_seat_view_is_checked_before_any_choice():
+    player = ComputerPlayer("easy", seed=1)
+    with pytest.raises(InvalidViewError, match="inconsistent SeatView"):
+        player.card(SeatView(*[None] * 15))
+    with pytest.raises(InvalidViewError, match="inconsistent SeatView"):
+        player.call(SeatView(*[None] * 15))
+    lead = _view(DEAL, Seat.EAST, [])
+    assert Card.from_str("SA") not in lead.hand
+    forged = dataclasses.replace(lead, legal_cards=(Card.from_str("SA"),))
+    with pytest.raises(InvalidViewError, match="legal_cards disagree"):
+        player.card(forged)
+    shrunk = dataclasses.replace(lead, hand=Hand.from_pbn("653.T742.T42.A7"))
+    with pytest.raises(InvalidViewError, match="hand disagree"):
+        player.card(shrunk)
+    assert lead.check() is lead
+    assert player.card(lead) in lead.legal_cards
+
+
+def test_a_computer_needs_a_bidding_system():
+    with pytest.raises(TypeError, match="bidding system"):
+        ComputerPlayer("easy", system="x")

@@ -184,7 +184,8 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     try:
         boards = boards_from_pbn(pbn_in) if pbn_in else boards_from_seed(seed, count, first)
     except (BridgeError, OSError) as exc:
-        raise click.ClickException(str(exc))
+        raise click.BadParameter(str(exc), param_hint="'--pbn'" if pbn_in else
+                                 "'--boards' / '--seed'") from None
     manager = TableManager(boards, ns_team=ns_team, ew_team=ew_team, scoring=scoring,
                            announce_scoring=announce_scoring, relay_alerts=relay_alerts,
                            timeout=timeout, seat_timeout=seat_timeout)
