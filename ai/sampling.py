@@ -802,19 +802,22 @@ class _Dealer:
 
 
 # -- relaxation -------------------------------------------------------------------------------
+# (the constraints relaxed may be a contradiction, which the constructor refuses: built unchecked)
+_relaxed = HandConstraints._unchecked
+
+
 def _widen_hcp(by: int):
     def step(c: HandConstraints) -> HandConstraints:
         lo, hi = c.hcp
-        return HandConstraints((max(0, lo - by) if lo > 0 else 0,
-                                min(MAX_HCP, hi + by) if hi < MAX_HCP else MAX_HCP),
-                               c.lengths, c.balanced, c.stoppers, c.aces)
+        return _relaxed((max(0, lo - by) if lo > 0 else 0,
+                         min(MAX_HCP, hi + by) if hi < MAX_HCP else MAX_HCP),
+                        c.lengths, c.balanced, c.stoppers, c.aces)
     return step
 
 
 def _widen_lengths(c: HandConstraints) -> HandConstraints:
-    return HandConstraints(c.hcp, tuple((max(0, lo - 1), min(13, hi + 1))
-                                        for lo, hi in c.lengths),
-                           c.balanced, c.stoppers, c.aces)
+    return _relaxed(c.hcp, tuple((max(0, lo - 1), min(13, hi + 1)) for lo, hi in c.lengths),
+                    c.balanced, c.stoppers, c.aces)
 
 
 #: The order in which the ``"auction"`` method drops a hidden seat's constraints when no
@@ -824,16 +827,15 @@ def _widen_lengths(c: HandConstraints) -> HandConstraints:
 #: unless a weight factor is 0: then the play weights are dropped first, then the bidding
 #: weights (``Samples.relaxed`` says "play weights" / "bidding weights").
 RELAXATION_ORDER: Tuple[Tuple[str, object], ...] = (
-    ("stoppers", lambda c: HandConstraints(c.hcp, c.lengths, c.balanced, frozenset(), c.aces)),
-    ("aces", lambda c: HandConstraints(c.hcp, c.lengths, c.balanced, c.stoppers, None)),
+    ("stoppers", lambda c: _relaxed(c.hcp, c.lengths, c.balanced, frozenset(), c.aces)),
+    ("aces", lambda c: _relaxed(c.hcp, c.lengths, c.balanced, c.stoppers, None)),
     ("hcp+-2", _widen_hcp(2)),
     ("hcp+-4", _widen_hcp(4)),
-    ("hcp", lambda c: HandConstraints((0, MAX_HCP), c.lengths, c.balanced, c.stoppers,
-                                      c.aces)),
-    ("balanced", lambda c: HandConstraints(c.hcp, c.lengths, None, c.stoppers, c.aces)),
+    ("hcp", lambda c: _relaxed((0, MAX_HCP), c.lengths, c.balanced, c.stoppers, c.aces)),
+    ("balanced", lambda c: _relaxed(c.hcp, c.lengths, None, c.stoppers, c.aces)),
     ("lengths+-1", _widen_lengths),
-    ("lengths", lambda c: HandConstraints(c.hcp, HandConstraints().lengths, c.balanced,
-                                          c.stoppers, c.aces)),
+    ("lengths", lambda c: _relaxed(c.hcp, HandConstraints().lengths, c.balanced, c.stoppers,
+                                   c.aces)),
     ("all", lambda c: HandConstraints()),
 )
 
