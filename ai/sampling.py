@@ -1604,6 +1604,14 @@ def declarer_tricks(deal: Deal, strain, declarer, solver: Optional[Solver] = Non
     return ns if declarer in (Seat.NORTH, Seat.SOUTH) else 13 - ns
 
 
+def _with_declarer(contract, seat: Seat, what: str):
+    """``contract`` with declarer ``seat``; :class:`SamplingError` if it names another."""
+    if contract.declarer is not None and contract.declarer != seat:
+        raise SamplingError(f"{what} contradicts the declarer of contract {contract} "
+                            f"({contract.declarer.name.title()})")
+    return replace(contract, declarer=seat)
+
+
 def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = None,
                       known: Optional[Mapping] = None, n: int = 100, rng=None, *,
                       vulnerable: bool = False, threads: Optional[int] = None,
@@ -1620,7 +1628,7 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     :param contract: a :class:`~ddsolver.contract.Contract` or its text (``"3NT"``,
         ``"4SX"``, ``"3NTN"``).
     :param declarer: the declarer (a :class:`Seat` or its letter); may be omitted when the
-        contract names it.
+        contract names it, and must agree with it when both do.
     :param constraints: per-seat constraints, as :func:`deal_constrained`.
     :param known: per-seat known cards, as :func:`deal_constrained`.
     :param n: deals, ``1 <= n <=`` :data:`MAX_SAMPLES`.
@@ -1636,7 +1644,8 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     :returns: :class:`Simulation`.
     :raises NoLayoutError, SamplingError, TypeError: as :func:`deal_constrained`, also for
         ``n < 1`` (or above :data:`MAX_SAMPLES`), ``threads < 1``, a contract without a
-        declarer, or ``deals`` that are not complete deals.
+        declarer or whose declarer is not ``declarer``, or ``deals`` that are not complete
+        deals.
     :raises InvalidNotationError: an unreadable contract or seat.
     """
     import os
@@ -1649,7 +1658,7 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     if not isinstance(contract, Contract):
         raise TypeError(f"contract must be a Contract or its text, got {contract!r}")
     if declarer is not None:
-        contract = replace(contract, declarer=Seat.coerce(declarer))
+        contract = _with_declarer(contract, Seat.coerce(declarer), f"declarer {declarer!r}")
     if contract.declarer is None:
         raise SamplingError(f"the contract {contract} needs a declarer (declarer=...)")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
@@ -1841,7 +1850,8 @@ def _seat_options(f):
 @click.option("-c", "--contract", required=True, metavar="CONTRACT",
               help="The contract, e.g. 3NT, 4S, 4SX (a declarer seat may follow: 3NTN).")
 @click.option("-d", "--declarer", default=None, metavar="SEAT",
-              help="Declarer: N, E, S or W (unless the contract names it).")
+              help="Declarer: N, E, S or W (unless the contract names it; if both, they "
+                   "must agree).")
 @_seat_options
 @click.option("-n", "--deals", "n", type=click.IntRange(1, MAX_SAMPLES), default=200,
               show_default=True, help=f"Deals to draw and solve (at most {MAX_SAMPLES:,}).")
@@ -1874,7 +1884,7 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
     try:
         con = Contract.from_str(contract)
         if declarer is not None:
-            con = replace(con, declarer=Seat.from_str(declarer))
+            con = _with_declarer(con, Seat.from_str(declarer), f"--declarer {declarer}")
         if con.declarer is None:
             raise SamplingError("give the declarer: --declarer N|E|S|W (or 3NTN)")
         constraints, known, described = {}, {}, []

@@ -779,6 +779,24 @@ def test_deal_constrained_and_simulate_bound_the_number_of_deals():
     assert "1000000000 is not in the range 1<=x<=1000000" in r.output
 
 
+def test_simulate_declarer_must_agree_with_the_contract():
+    known = {"N": "AQ4.KJ5.Q963.KJ2"}
+    with pytest.raises(SamplingError, match=r"declarer 'S' contradicts the declarer of "
+                                            r"contract 3NTN \(North\)"):
+        simulate_contract("3NTN", "S", None, known, n=1, rng=1, threads=1)
+    sim = simulate_contract("3NTN", "N", None, known, n=1, rng=1, threads=1)
+    assert sim.contract.declarer == Seat.NORTH
+    runner = CliRunner()
+    args = ["simulate", "-c", "3NTN", "--north", "AQ4.KJ5.Q963.KJ2", "-n", "1", "--seed", "1",
+            "--threads", "1"]
+    r = runner.invoke(cli_main, [*args, "-d", "S"])
+    assert r.exit_code == 2, r.output
+    assert "Error: --declarer S contradicts the declarer of contract 3NTN (North)" in r.output
+    r = runner.invoke(cli_main, [*args, "-d", "n"])          # agreeing is fine
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("3NT by North: 1 deals")
+
+
 def test_simulate_3nt_worked_case_matches_deals_solved_one_by_one():
     """3NT by North after 1NT-3NT: North AQ4.KJ5.Q963.KJ2 (16 HCP) opposite 9-10 HCP
     balanced.  Every figure is recomputed from the same deals solved one by one."""
