@@ -51,6 +51,35 @@ def ace_count(hand: Hand) -> int:
 _NO_LENGTHS = ((0, 13),) * 4
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _range(value, what: str, top: int) -> Tuple[int, int]:
+    """``value`` checked as an inclusive ``(min, max)`` range within ``0..top``."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2 \
+            or not all(_is_int(x) for x in value):
+        raise TypeError(f"{what} must be a (min, max) pair of integers, got {value!r}")
+    lo, hi = value
+    if not (0 <= lo <= top and 0 <= hi <= top):
+        raise ValueError(f"{what} must be within 0..{top}, got {value!r}")
+    if lo > hi:
+        raise ValueError(f"{what} {value!r}: the minimum {lo} exceeds the maximum {hi}")
+    return lo, hi
+
+
+def _collection(value, what: str) -> FrozenSet:
+    """``value`` (a set, list or tuple) as a frozenset; ``what`` says what it must be."""
+    if not isinstance(value, (set, frozenset, list, tuple)):
+        raise TypeError(f"{what}, got {value!r}")
+    return frozenset(value)
+
+
+def _bound_or_none(value, what: str) -> None:
+    if value is not None and not _is_int(value):
+        raise TypeError(f"{what} must be an integer or None, got {value!r}")
+
+
 @dataclass(frozen=True)
 class HandConstraints:
     """What one call (or a whole auction) says about a hand.
@@ -60,8 +89,21 @@ class HandConstraints:
         (``lengths[Suit.SPADES]`` is the spade range), each within 0..13.
     :param balanced: ``True`` (4-3-3-3, 4-4-3-2, 5-3-3-2), ``False`` (any other shape)
         or ``None`` (either).
-    :param stoppers: suits in which the hand promises a stopper (see :func:`has_stopper`).
-    :param aces: the possible numbers of aces, or ``None`` for any.
+    :param stoppers: suits in which the hand promises a stopper (see :func:`has_stopper`):
+        a set (or other collection) of :class:`Suit`, kept as a frozenset.
+    :param aces: the possible numbers of aces (a non-empty set of integers 0..4, kept as a
+        frozenset), or ``None`` for any.
+    :raises TypeError: a field of the wrong type: a range that is not a ``(min, max)`` pair
+        of integers, ``lengths`` not four such pairs, ``balanced`` not ``True``, ``False``
+        or ``None``, a stopper that is not a :class:`Suit`, ``aces`` not a collection of
+        integers.
+    :raises ValueError: a value out of range: an HCP bound outside 0..37, a length bound
+        outside 0..13, a range whose minimum exceeds its maximum, an ace count outside
+        0..4, an empty set of ace counts.
+
+    Every range built here is non-empty; combining constraints (``&``, :meth:`with_hcp`,
+    :meth:`with_length`) can still give a contradiction such as an HCP range whose minimum
+    exceeds its maximum, which :attr:`is_empty` reports.
     """
 
     hcp: Tuple[int, int] = (0, MAX_HCP)
@@ -71,12 +113,62 @@ class HandConstraints:
     aces: Optional[FrozenSet[int]] = None
 
     # -- construction ---------------------------------------------------------------
+    def __post_init__(self) -> None:
+        hcp = _range(self.hcp, "hcp", MAX_HCP)
+        lengths = self.lengths
+        if not isinstance(lengths, (tuple, list)) or len(lengths) != 4:
+            raise TypeError(f"lengths must be four (min, max) pairs indexed by Suit (clubs "
+                            f"first), got {lengths!r}")
+        lengths = tuple(_range(r, f"lengths[{i}] ({Suit(i).name.lower()})", 13)
+                        for i, r in enumerate(lengths))
+        if self.balanced is not None and not isinstance(self.balanced, bool):
+            raise TypeError(f"balanced must be True, False or None, got {self.balanced!r}")
+        stoppers = _collection(self.stoppers, "stoppers must be a set of Suits")
+        for s in stoppers:
+            if not isinstance(s, Suit):
+                raise TypeError(f"stoppers must be a set of Suits, got {s!r} in "
+                                f"{self.stoppers!r}")
+        aces = self.aces
+        if aces is not None:
+            aces = _collection(aces, "aces must be a set of counts 0..4 or None")
+            for a in aces:
+                if not _is_int(a):
+                    raise TypeError(f"aces must be a set of counts 0..4 or None, got {a!r} in "
+                                    f"{self.aces!r}")
+                if not 0 <= a <= 4:
+                    raise ValueError(f"aces must be a set of counts 0..4 or None, got {a!r} "
+                                     f"in {self.aces!r}")
+            if not aces:
+                raise ValueError(f"aces must name at least one count 0..4 (None: any), got "
+                                 f"{self.aces!r}")
+        object.__setattr__(self, "hcp", hcp)
+        object.__setattr__(self, "lengths", lengths)
+        object.__setattr__(self, "stoppers", stoppers)
+        object.__setattr__(self, "aces", aces)
+
+    @classmethod
+    def _unchecked(cls, hcp, lengths, balanced, stoppers, aces) -> HandConstraints:
+        """Constraints combined from checked ones (``&``, narrowing, relaxing), which may be
+        a contradiction that the constructor would refuse; not checked again."""
+        self = object.__new__(cls)
+        object.__setattr__(self, "hcp", hcp)
+        object.__setattr__(self, "lengths", lengths)
+        object.__setattr__(self, "balanced", balanced)
+        object.__setattr__(self, "stoppers", stoppers)
+        object.__setattr__(self, "aces", aces)
+        return self
+
     @classmethod
     def make(cls, hcp: Tuple[Optional[int], Optional[int]] = (None, None), *,
              clubs=None, diamonds=None, hearts=None, spades=None,
              balanced: Optional[bool] = None, stoppers=(), aces=None) -> HandConstraints:
         """Build constraints from optional bounds; a suit bound is ``(min, max)`` with
-        ``None`` for an open end, or a single int meaning "at least".
+        ``None`` for an open end, or a single int meaning "at least".  HCP bounds are
+        clipped to 0..37.
+
+        :raises TypeError, ValueError: as the constructor (e.g. a suit bound above 13, or a
+            minimum above the maximum); ``ValueError`` also for a stopper that is not a suit
+            number 0..3.
         """
         lo, hi = hcp
         lengths = []
@@ -93,23 +185,36 @@ class HandConstraints:
             lengths=tuple(lengths),
             balanced=balanced,
             stoppers=frozenset(Suit(s) for s in stoppers),
-            aces=None if aces is None else frozenset(aces),
+            aces=aces,
         )
 
     def with_length(self, suit: Suit, lo: Optional[int] = None,
                     hi: Optional[int] = None) -> HandConstraints:
-        """A copy with the length range of ``suit`` narrowed to ``(lo, hi)``."""
+        """A copy with the length range of ``suit`` narrowed to ``(lo, hi)`` (``None``: that
+        end unchanged); the result may be :attr:`is_empty`.
+
+        :raises TypeError: ``lo`` or ``hi`` not an integer or ``None``.
+        """
+        _bound_or_none(lo, "lo")
+        _bound_or_none(hi, "hi")
         lengths = list(self.lengths)
         a, b = lengths[suit]
         lengths[suit] = (a if lo is None else max(a, lo), b if hi is None else min(b, hi))
-        return HandConstraints(self.hcp, tuple(lengths), self.balanced, self.stoppers,
-                               self.aces)
+        return HandConstraints._unchecked(self.hcp, tuple(lengths), self.balanced,
+                                          self.stoppers, self.aces)
 
     def with_hcp(self, lo: Optional[int] = None, hi: Optional[int] = None) -> HandConstraints:
-        """A copy with the HCP range narrowed to ``(lo, hi)``."""
+        """A copy with the HCP range narrowed to ``(lo, hi)`` (``None``: that end unchanged);
+        the result may be :attr:`is_empty`.
+
+        :raises TypeError: ``lo`` or ``hi`` not an integer or ``None``.
+        """
+        _bound_or_none(lo, "lo")
+        _bound_or_none(hi, "hi")
         a, b = self.hcp
-        return HandConstraints((a if lo is None else max(a, lo), b if hi is None else min(b, hi)),
-                               self.lengths, self.balanced, self.stoppers, self.aces)
+        return HandConstraints._unchecked(
+            (a if lo is None else max(a, lo), b if hi is None else min(b, hi)),
+            self.lengths, self.balanced, self.stoppers, self.aces)
 
     # -- queries --------------------------------------------------------------------
     def length(self, suit: Suit) -> Tuple[int, int]:
@@ -176,7 +281,7 @@ class HandConstraints:
             aces = self.aces
         else:
             aces = self.aces & other.aces
-        return HandConstraints(
+        return HandConstraints._unchecked(
             hcp=(max(self.hcp[0], other.hcp[0]), min(self.hcp[1], other.hcp[1])),
             lengths=tuple((max(a, c), min(b, d))
                           for (a, b), (c, d) in zip(self.lengths, other.lengths)),
@@ -195,7 +300,7 @@ class HandConstraints:
             aces = None
         else:
             aces = self.aces | other.aces
-        return HandConstraints(
+        return HandConstraints._unchecked(
             hcp=(min(self.hcp[0], other.hcp[0]), max(self.hcp[1], other.hcp[1])),
             lengths=tuple((min(a, c), max(b, d))
                           for (a, b), (c, d) in zip(self.lengths, other.lengths)),

@@ -57,8 +57,9 @@ def normalise(c: HandConstraints) -> HandConstraints:
             others_max = total_max - r[1]
             r[1] = min(r[1], 13 - others_min)
             r[0] = max(r[0], 13 - others_max)
-    return HandConstraints(c.hcp, tuple((a, b) for a, b in lengths), c.balanced,
-                           c.stoppers, c.aces)
+    # may be a contradiction (the caller checks is_empty): not checked as a new one would be
+    return HandConstraints._unchecked(c.hcp, tuple((a, b) for a, b in lengths), c.balanced,
+                                      c.stoppers, c.aces)
 
 
 def _merge(cur: HandConstraints, new: HandConstraints) -> Tuple[HandConstraints, bool]:
@@ -87,7 +88,8 @@ def _merge(cur: HandConstraints, new: HandConstraints) -> Tuple[HandConstraints,
         if not aces:
             aces = new.aces
             ok = False
-    merged = HandConstraints((lo, hi), tuple(lengths), bal, cur.stoppers | new.stoppers, aces)
+    merged = HandConstraints._unchecked((lo, hi), tuple(lengths), bal,
+                                        cur.stoppers | new.stoppers, aces)
     norm = normalise(merged)
     if norm.is_empty:
         return normalise(new), False

@@ -330,11 +330,14 @@ def _parse_played(played) -> list:
     if isinstance(played, str):
         raise TypeError("played must be a list of (seat, card) pairs, not text")
     out = []
-    for item in played:
+    for i, item in enumerate(played):
         try:
+            # a two-letter card such as "SA" would unpack into a seat and a card
+            if isinstance(item, (str, bytes)):
+                raise TypeError
             seat, card = item
         except (TypeError, ValueError):
-            raise InvalidViewError(f"each played card must be a (seat, card) pair, got "
+            raise InvalidViewError(f"played[{i}] must be a (seat, card) pair, got "
                                    f"{item!r}") from None
         out.append((Seat.coerce(seat), _as_card(card)))
     return out
@@ -382,7 +385,8 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
     :param dummy_hand: dummy's cards (13 original or those still held), required from the
         moment the opening lead is faced and refused before it.
     :param scoring: ``"IMP"`` or ``"MP"``.
-    :raises InvalidViewError: a hand of the wrong size, a card both held and played or
+    :raises InvalidViewError: a played item that is not a ``(seat, card)`` pair (a card
+        alone, such as ``"SA"``), a hand of the wrong size, a card both held and played or
         played twice, a card played out of turn or by the wrong seat, a revoke, dummy's hand
         missing after the opening lead or shown before it, explanations that do not match
         the calls, cards played before the auction ended or on a passed-out board.

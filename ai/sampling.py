@@ -85,7 +85,7 @@ from ddsolver.play import Position
 from ddsolver.solver import Solver
 from ddsolver.table import Seat
 
-__all__ = ["METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
+__all__ = ["MAX_SAMPLES", "METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
            "SamplingSettings", "Samples", "Simulation", "deal_constrained", "declarer_tricks",
            "sample_deals", "simulate_contract"]
 
@@ -93,6 +93,12 @@ _SUIT_MASK = 0xFFFF
 
 #: The sampling methods :func:`sample_deals` knows.
 METHODS = ("uniform", "rejection", "auction")
+
+#: The most layouts or deals one call asks for: ``n`` of :func:`sample_deals`,
+#: :func:`deal_constrained` and :func:`simulate_contract` (and ``-n`` of ``ddsolver-ai
+#: simulate``), and :attr:`SamplingSettings.exact_max_layouts`.  A million deals take about
+#: 0.6 GB and a minute to deal; more is refused rather than left to exhaust the memory.
+MAX_SAMPLES = 1_000_000
 
 
 class SamplingError(BridgeError):
@@ -156,8 +162,8 @@ class SamplingSettings:
 
     :ivar exact_max_layouts: when the view has at most this many consistent layouts (two
         hidden seats; counted exactly), return every one of them with ``exact=True``, even
-        if that is more than ``n`` (0: never).  Measured in ``benchmarks/NOTES.md``
-        ("Sampling").
+        if that is more than ``n`` (0: never; at most :data:`MAX_SAMPLES`).  Measured in
+        ``benchmarks/NOTES.md`` ("Sampling").
     :ivar max_tries: three or more hidden seats: draws at most (a draw is one hand of the
         tightest seat plus a split of the rest); fewer than ``n`` layouts are returned when
         it is reached, and none found means the constraints are relaxed.
@@ -241,6 +247,11 @@ class SamplingSettings:
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
                 raise SamplingError(f"{name} must be an integer >= {lo}, got {v!r}")
 
+        integer("exact_max_layouts", 0)
+        if self.exact_max_layouts > MAX_SAMPLES:
+            raise SamplingError(f"exact_max_layouts must be at most {MAX_SAMPLES:,} "
+                                f"(MAX_SAMPLES), got {self.exact_max_layouts!r}")
+
         def number(name, lo, hi, optional=False):
             v = getattr(self, name)
             if v is None and optional:
@@ -248,8 +259,7 @@ class SamplingSettings:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
                 raise SamplingError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
 
-        for name in ("exact_max_layouts", "play_checks"):
-            integer(name, 0)
+        integer("play_checks", 0)
         for name in ("max_tries", "threads", "solver_memory_mb", "bid_draws"):
             integer(name, 1)
         for name in ("misbid_weight", "play_mistake_weight", "lowest_equals_weight"):
@@ -802,19 +812,22 @@ class _Dealer:
 
 
 # -- relaxation -------------------------------------------------------------------------------
+# (the constraints relaxed may be a contradiction, which the constructor refuses: built unchecked)
+_relaxed = HandConstraints._unchecked
+
+
 def _widen_hcp(by: int):
     def step(c: HandConstraints) -> HandConstraints:
         lo, hi = c.hcp
-        return HandConstraints((max(0, lo - by) if lo > 0 else 0,
-                                min(MAX_HCP, hi + by) if hi < MAX_HCP else MAX_HCP),
-                               c.lengths, c.balanced, c.stoppers, c.aces)
+        return _relaxed((max(0, lo - by) if lo > 0 else 0,
+                         min(MAX_HCP, hi + by) if hi < MAX_HCP else MAX_HCP),
+                        c.lengths, c.balanced, c.stoppers, c.aces)
     return step
 
 
 def _widen_lengths(c: HandConstraints) -> HandConstraints:
-    return HandConstraints(c.hcp, tuple((max(0, lo - 1), min(13, hi + 1))
-                                        for lo, hi in c.lengths),
-                           c.balanced, c.stoppers, c.aces)
+    return _relaxed(c.hcp, tuple((max(0, lo - 1), min(13, hi + 1)) for lo, hi in c.lengths),
+                    c.balanced, c.stoppers, c.aces)
 
 
 #: The order in which the ``"auction"`` method drops a hidden seat's constraints when no
@@ -824,16 +837,15 @@ def _widen_lengths(c: HandConstraints) -> HandConstraints:
 #: unless a weight factor is 0: then the play weights are dropped first, then the bidding
 #: weights (``Samples.relaxed`` says "play weights" / "bidding weights").
 RELAXATION_ORDER: Tuple[Tuple[str, object], ...] = (
-    ("stoppers", lambda c: HandConstraints(c.hcp, c.lengths, c.balanced, frozenset(), c.aces)),
-    ("aces", lambda c: HandConstraints(c.hcp, c.lengths, c.balanced, c.stoppers, None)),
+    ("stoppers", lambda c: _relaxed(c.hcp, c.lengths, c.balanced, frozenset(), c.aces)),
+    ("aces", lambda c: _relaxed(c.hcp, c.lengths, c.balanced, c.stoppers, None)),
     ("hcp+-2", _widen_hcp(2)),
     ("hcp+-4", _widen_hcp(4)),
-    ("hcp", lambda c: HandConstraints((0, MAX_HCP), c.lengths, c.balanced, c.stoppers,
-                                      c.aces)),
-    ("balanced", lambda c: HandConstraints(c.hcp, c.lengths, None, c.stoppers, c.aces)),
+    ("hcp", lambda c: _relaxed((0, MAX_HCP), c.lengths, c.balanced, c.stoppers, c.aces)),
+    ("balanced", lambda c: _relaxed(c.hcp, c.lengths, None, c.stoppers, c.aces)),
     ("lengths+-1", _widen_lengths),
-    ("lengths", lambda c: HandConstraints(c.hcp, HandConstraints().lengths, c.balanced,
-                                          c.stoppers, c.aces)),
+    ("lengths", lambda c: _relaxed(c.hcp, HandConstraints().lengths, c.balanced, c.stoppers,
+                                   c.aces)),
     ("all", lambda c: HandConstraints()),
 )
 
@@ -886,7 +898,7 @@ def _deal_uniform(known, unseen_cards: List[Card], need, voids, rng: random.Rand
     return Deal([Hand(hands[s]) for s in Seat])
 
 
-def _sample_baseline(view, n, rng, method, system, max_tries) -> Samples:
+def _sample_baseline(view, n, rng, method, system, max_tries: Optional[int]) -> Samples:
     known, unseen, need, voids = _known_masks(view)
     hidden = view.hidden_seats
     cards = sorted(cards_of_mask(unseen))
@@ -897,7 +909,10 @@ def _sample_baseline(view, n, rng, method, system, max_tries) -> Samples:
                   if not inferred[s].constraints.is_trivial}
     deals: List[Deal] = []
     tries = 0
-    limit = max_tries if method == "rejection" else max(50 * n, 1000)
+    if max_tries is not None:
+        limit = max_tries
+    else:
+        limit = 20_000 if method == "rejection" else max(50 * n, 1000)
     while len(deals) < n and tries < limit:
         tries += 1
         deal = _deal_uniform(known, cards, need, voids, rng, hidden)
@@ -907,7 +922,8 @@ def _sample_baseline(view, n, rng, method, system, max_tries) -> Samples:
             continue
         deals.append(deal)
     if n and not deals and method == "uniform":
-        raise SamplingError("no layout of the unseen cards fits the shown voids")
+        raise SamplingError(f"no layout of the unseen cards fits the shown voids (in "
+                            f"{tries} tries)")
     return Samples(tuple(deals), tuple(1.0 for _ in deals), tries=tries)
 
 
@@ -1309,7 +1325,7 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
     """Up to ``n`` complete deals consistent with ``view``.
 
     :param view: the seat's view (:class:`ai.players.SeatView`).
-    :param n: how many layouts (``n >= 0``).
+    :param n: how many layouts, ``0 <= n <=`` :data:`MAX_SAMPLES`.
     :param rng: a :class:`random.Random` or an integer seed; the same view, seed, method
         and settings give the same layouts on every platform.
     :param method: ``"uniform"``, ``"rejection"`` or ``"auction"`` (see the module's
@@ -1317,9 +1333,12 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
     :param system: the bidding system whose explanations give the auction's constraints
         (``"rejection"`` and ``"auction"``; e.g. :class:`ai.bidding.StandardAmerican`,
         which this module does not import: pass it).
-    :param max_tries: ``"rejection"``: layouts drawn at most (default 20,000); fewer than
-        ``n`` deals are returned when the cap is reached (``Samples.tries`` says how many
-        were drawn).  ``"auction"``: overrides ``settings.max_tries``.
+    :param max_tries: layouts drawn at most, for every method: an integer ``>= 1``, or
+        ``None`` for the method's default.  ``"uniform"``: default ``max(50 * n, 1000)``
+        (a draw fails only with three hidden seats and shown voids); ``"rejection"``:
+        default 20,000; fewer than ``n`` deals are returned when the cap is reached
+        (``Samples.tries`` says how many were drawn).  ``"auction"``: overrides
+        ``settings.max_tries`` (see :class:`SamplingSettings`).
     :param settings: :class:`SamplingSettings` of the ``"auction"`` method (default
         ``SamplingSettings()``); ``**options`` override its fields one by one.
     :returns: :class:`Samples`.  ``"uniform"`` and ``"rejection"``: equal weights.
@@ -1328,13 +1347,18 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         out), or every layout when there are at most ``settings.exact_max_layouts``
         (``exact=True``; in random order, so that the first ``k`` are a uniform choice of
         ``k``), weighted by the calls and the play as the settings say.
-    :raises SamplingError: ``n`` negative or not an integer, an unknown method or option,
-        a setting out of range, a missing system for ``"rejection"``/``"auction"``, or no
+    :raises SamplingError: ``n`` negative, above :data:`MAX_SAMPLES` or not an integer,
+        ``max_tries`` not an integer ``>= 1`` or ``None``, an unknown method or option, a
+        setting out of range, a missing system for ``"rejection"``/``"auction"``, or no
         layout consistent with the shown voids (:class:`NoLayoutError` for ``"auction"``).
     :raises TypeError: ``view`` is not a :class:`SeatView`.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise SamplingError(f"the number of samples must be an integer >= 0, got {n!r}")
+    _check_count(n, "the number of samples")
+    if max_tries is not None and (isinstance(max_tries, bool) or not isinstance(max_tries, int)
+                                  or max_tries < 1):
+        raise SamplingError(f"max_tries must be an integer >= 1 or None, got {max_tries!r}")
     if method not in METHODS:
         raise SamplingError(f"unknown sampling method {method!r}: one of {', '.join(METHODS)}")
     if not isinstance(view, SeatView):
@@ -1357,8 +1381,7 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
     if method != "auction":
         if options or settings is not None:
             raise SamplingError(f"method {method!r} takes no settings (only 'auction' does)")
-        return _sample_baseline(view, n, rng, method, system,
-                                20_000 if max_tries is None else max_tries)
+        return _sample_baseline(view, n, rng, method, system, max_tries)
     settings = settings or SamplingSettings()
     if max_tries is not None:
         options["max_tries"] = max_tries
@@ -1369,6 +1392,11 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
 
 
 # -- the analyst's tools ----------------------------------------------------------------------
+def _check_count(n: int, what: str) -> None:
+    if n > MAX_SAMPLES:
+        raise SamplingError(f"{what} must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got {n:,}")
+
+
 def _as_rng(rng) -> random.Random:
     if isinstance(rng, random.Random):
         return rng
@@ -1434,7 +1462,7 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
     :param known: ``{seat: cards}``: cards known to be in that seat's hand (a
         :class:`Hand`, PBN hand text such as ``"AQ4.KJ5.Q963.KJ2"`` or ``"AK..."``, or a
         list of cards): all 13, or some of them.
-    :param n: how many deals (``>= 0``).
+    :param n: how many deals, ``0 <= n <=`` :data:`MAX_SAMPLES`.
     :param rng: a :class:`random.Random`, an integer seed, or ``None`` (unseeded).
     :param max_tries: with three or more seats to deal, draws at most (see the module
         docstring); :param max_seconds: the same in seconds (``None``: no cap).
@@ -1444,13 +1472,15 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
     :raises NoLayoutError: no deal meets the constraints (proved by counting, naming the
         seats whose own constraints nothing meets), or none was found within
         ``max_tries``/``max_seconds`` with three or more seats to deal.
-    :raises SamplingError: ``n`` or a budget not a valid number, a key that is not a seat,
-        a card known in two hands.
+    :raises SamplingError: ``n`` or a budget not a valid number (``n`` above
+        :data:`MAX_SAMPLES`, ``max_tries`` not an integer ``>= 1``), a key that is not a
+        seat, a card known in two hands.
     :raises TypeError: constraints or cards of the wrong type.
     :raises InvalidDealError, InvalidNotationError: unreadable or oversized known hands.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise SamplingError(f"the number of deals must be an integer >= 0, got {n!r}")
+    _check_count(n, "the number of deals")
     if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < 1:
         raise SamplingError(f"max_tries must be an integer >= 1, got {max_tries!r}")
     if max_seconds is not None and (isinstance(max_seconds, bool)
@@ -1574,6 +1604,14 @@ def declarer_tricks(deal: Deal, strain, declarer, solver: Optional[Solver] = Non
     return ns if declarer in (Seat.NORTH, Seat.SOUTH) else 13 - ns
 
 
+def _with_declarer(contract, seat: Seat, what: str):
+    """``contract`` with declarer ``seat``; :class:`SamplingError` if it names another."""
+    if contract.declarer is not None and contract.declarer != seat:
+        raise SamplingError(f"{what} contradicts the declarer of contract {contract} "
+                            f"({contract.declarer.name.title()})")
+    return replace(contract, declarer=seat)
+
+
 def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = None,
                       known: Optional[Mapping] = None, n: int = 100, rng=None, *,
                       vulnerable: bool = False, threads: Optional[int] = None,
@@ -1590,10 +1628,10 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     :param contract: a :class:`~ddsolver.contract.Contract` or its text (``"3NT"``,
         ``"4SX"``, ``"3NTN"``).
     :param declarer: the declarer (a :class:`Seat` or its letter); may be omitted when the
-        contract names it.
+        contract names it, and must agree with it when both do.
     :param constraints: per-seat constraints, as :func:`deal_constrained`.
     :param known: per-seat known cards, as :func:`deal_constrained`.
-    :param n: deals (``>= 1``).
+    :param n: deals, ``1 <= n <=`` :data:`MAX_SAMPLES`.
     :param rng: a :class:`random.Random`, an integer seed or ``None``.
     :param vulnerable: declarer's vulnerability, for the scores.
     :param threads: solver threads, one :class:`~ddsolver.Solver` each (default: every
@@ -1601,10 +1639,13 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     :param deals: solve these deals instead of drawing them (``constraints``, ``known``,
         ``n`` and ``rng`` are then ignored).
     :param progress: optional callable called with the number of deals solved so far.
+    :param max_tries: draws at most, :param max_seconds: seconds at most, as
+        :func:`deal_constrained` (not used with ``deals``).
     :returns: :class:`Simulation`.
     :raises NoLayoutError, SamplingError, TypeError: as :func:`deal_constrained`, also for
-        ``n < 1``, ``threads < 1``, a contract without a declarer, or ``deals`` that are
-        not complete deals.
+        ``n < 1`` (or above :data:`MAX_SAMPLES`), ``threads < 1``, a contract without a
+        declarer or whose declarer is not ``declarer``, or ``deals`` that are not complete
+        deals.
     :raises InvalidNotationError: an unreadable contract or seat.
     """
     import os
@@ -1617,7 +1658,7 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     if not isinstance(contract, Contract):
         raise TypeError(f"contract must be a Contract or its text, got {contract!r}")
     if declarer is not None:
-        contract = replace(contract, declarer=Seat.coerce(declarer))
+        contract = _with_declarer(contract, Seat.coerce(declarer), f"declarer {declarer!r}")
     if contract.declarer is None:
         raise SamplingError(f"the contract {contract} needs a declarer (declarer=...)")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
@@ -1628,6 +1669,7 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     if deals is None:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise SamplingError(f"the number of deals must be an integer >= 1, got {n!r}")
+        _check_count(n, "the number of deals")
         drawn = deal_constrained(constraints, known, n, rng, max_tries=max_tries,
                                  max_seconds=max_seconds)
         deals, tries = tuple(drawn), drawn.tries
@@ -1808,10 +1850,11 @@ def _seat_options(f):
 @click.option("-c", "--contract", required=True, metavar="CONTRACT",
               help="The contract, e.g. 3NT, 4S, 4SX (a declarer seat may follow: 3NTN).")
 @click.option("-d", "--declarer", default=None, metavar="SEAT",
-              help="Declarer: N, E, S or W (unless the contract names it).")
+              help="Declarer: N, E, S or W (unless the contract names it; if both, they "
+                   "must agree).")
 @_seat_options
-@click.option("-n", "--deals", "n", type=click.IntRange(min=1), default=200,
-              show_default=True, help="Deals to draw and solve.")
+@click.option("-n", "--deals", "n", type=click.IntRange(1, MAX_SAMPLES), default=200,
+              show_default=True, help=f"Deals to draw and solve (at most {MAX_SAMPLES:,}).")
 @click.option("--seed", type=int, default=None,
               help="Seed of the deals (default: a random one, printed).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -1841,7 +1884,7 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
     try:
         con = Contract.from_str(contract)
         if declarer is not None:
-            con = replace(con, declarer=Seat.from_str(declarer))
+            con = _with_declarer(con, Seat.from_str(declarer), f"--declarer {declarer}")
         if con.declarer is None:
             raise SamplingError("give the declarer: --declarer N|E|S|W (or 3NTN)")
         constraints, known, described = {}, {}, []

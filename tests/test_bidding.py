@@ -384,6 +384,64 @@ def test_constraints_algebra():
     assert a.describe() == "11-21 HCP, 5+ ♠".replace("11", "12")
 
 
+@pytest.mark.parametrize("args, kwargs, error, match", [
+    (("x",), {}, TypeError, r"hcp must be a \(min, max\) pair of integers, got 'x'"),
+    ((None,), {}, TypeError, "hcp .* got None"),
+    (((9.5, 10),), {}, TypeError, "hcp"),
+    (((True, 10),), {}, TypeError, "hcp"),
+    (((10, 5),), {}, ValueError, r"hcp \(10, 5\): the minimum 10 exceeds the maximum 5"),
+    (((0, 38),), {}, ValueError, r"hcp must be within 0..37, got \(0, 38\)"),
+    (((-1, 5),), {}, ValueError, "hcp must be within 0..37"),
+    ((), {"lengths": ((14, 13),) + ((0, 13),) * 3}, ValueError,
+     r"lengths\[0\] \(clubs\) must be within 0..13, got \(14, 13\)"),
+    ((), {"lengths": ((0, 13),) * 3 + ((6, 5),)}, ValueError,
+     r"lengths\[3\] \(spades\) \(6, 5\): the minimum 6 exceeds"),
+    ((), {"lengths": ((0, 13),) * 3}, TypeError, "lengths must be four"),
+    ((), {"lengths": "5332"}, TypeError, "lengths must be four"),
+    ((), {"lengths": ((0, 13),) * 3 + ("5+",)}, TypeError, r"lengths\[3\] \(spades\)"),
+    ((), {"balanced": "no"}, TypeError, "balanced must be True, False or None, got 'no'"),
+    ((), {"balanced": 1}, TypeError, "balanced"),
+    ((), {"stoppers": "S"}, TypeError, "stoppers must be a set of Suits"),
+    ((), {"stoppers": frozenset({"S"})}, TypeError, "stoppers must be a set of Suits"),
+    ((), {"aces": 9}, TypeError, "aces must be a set of counts 0..4 or None, got 9"),
+    ((), {"aces": frozenset({9})}, ValueError, "aces must be a set of counts 0..4"),
+    ((), {"aces": frozenset({"1"})}, TypeError, "aces"),
+    ((), {"aces": frozenset()}, ValueError, "aces must name at least one count"),
+])
+def test_constraints_check_every_field(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        HandConstraints(*args, **kwargs)
+
+
+def test_constraints_checked_values_kept_and_contradictions_still_combined():
+    # lists and sets are accepted and kept as tuples and frozensets (hashable)
+    c = HandConstraints([15, 17], [[2, 5]] * 4, True, {Suit.SPADES}, [0, 1])
+    assert c == HandConstraints((15, 17), ((2, 5),) * 4, True, frozenset({Suit.SPADES}),
+                                frozenset({0, 1}))
+    assert hash(c) == hash(HandConstraints((15, 17), ((2, 5),) * 4, True,
+                                           frozenset({Suit.SPADES}), frozenset({0, 1})))
+    assert HandConstraints((0, 0), ((0, 0),) * 3 + ((13, 13),)).describe()
+    with pytest.raises(ValueError, match="lengths"):
+        HandConstraints.make(spades=14)
+    with pytest.raises(TypeError, match="aces"):
+        HandConstraints.make(aces=9)
+    # intersections and narrowing may still give a contradiction: is_empty says so
+    a = HandConstraints((12, 21), aces=frozenset({1}))
+    assert (a & HandConstraints((6, 10))).is_empty
+    assert (a & HandConstraints(aces=frozenset({2}))).is_empty
+    assert a.with_hcp(22).is_empty and a.with_length(Suit.SPADES, 6, 5).is_empty
+    with pytest.raises(TypeError, match="lo must be an integer or None"):
+        a.with_hcp("12")
+
+
+def test_rule_bounds_that_cross_give_empty_constraints(sa):
+    # bounds a rule computes from the auction may cross: the rule then fits no hand
+    from ai.bidding.rules import Context, build_constraints
+    ctx = Context(Auction("N", ["1NT", "Pass"]), sa)
+    assert build_constraints({"hcp": (21, 20)}, ctx, {}).is_empty
+    assert build_constraints({"hcp": (0, -1), "H": (0, -1)}, ctx, {}).is_empty
+
+
 def test_stoppers():
     h = Hand.from_pbn("A2.K3.Q52.J652")
     assert has_stopper(h, Suit.SPADES) and has_stopper(h, Suit.HEARTS)

@@ -196,6 +196,14 @@ def test_inconsistent_views_are_refused():
                   auction="Pass Pass Pass Pass", played=[(Seat.EAST, "H2")])
     with pytest.raises(InvalidViewError, match="explanations"):
         seat_view("E", DEAL.east, explanations=["x"], **kw)
+    # cards alone, not (seat, card) pairs: "SA" and "C3" were read as seat S / card "A",
+    # and seat "C"
+    for played, i, item in ((["SA"], 0, "'SA'"), ([(Seat.EAST, "H2"), "C3"], 1, "'C3'"),
+                            ([Card.from_str("H2")], 0, r"Card\.from_str"),
+                            ([(Seat.EAST,)], 0, r"\(")):
+        with pytest.raises(InvalidViewError,
+                           match=rf"played\[{i}\] must be a \(seat, card\) pair, got {item}"):
+            seat_view("S", DEAL.south, played=played, **kw)
     with pytest.raises(InvalidViewError, match="scoring"):
         seat_view("E", DEAL.east, scoring="rubber", **kw)
     with pytest.raises(IllegalCallError):

@@ -17,6 +17,8 @@ from ai.constraints import HandConstraints
 from ai.inference import infer
 from ai.players import seat_view
 from ai.sampling import (
+    MAX_SAMPLES,
+    METHODS,
     NoLayoutError,
     SamplingError,
     _Dealer,
@@ -515,6 +517,30 @@ def test_bad_arguments():
     assert len(sample_deals(view, 0, 1, method="auction", system=SA)) == 0
 
 
+def test_sample_counts_bounded_and_max_tries_checked_for_every_method():
+    view = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION)
+    for method in METHODS:
+        for n in (MAX_SAMPLES + 1, 10 ** 12):     # refused at once, nothing drawn
+            with pytest.raises(SamplingError, match=r"at most 1,000,000 \(MAX_SAMPLES\)"):
+                sample_deals(view, n, 1, method=method, system=SA, max_tries=1000)
+        for bad in (-1, 0, 1.5, True, "3"):
+            with pytest.raises(SamplingError, match="max_tries must be an integer >= 1"):
+                sample_deals(view, 3, 1, method=method, system=SA, max_tries=bad)
+    with pytest.raises(SamplingError, match="exact_max_layouts must be at most"):
+        sample_deals(view, 3, 1, method="auction", system=SA,
+                     exact_max_layouts=MAX_SAMPLES + 1)
+    # max_tries caps the draws of every method, "uniform" too (fewer than n come back)
+    for method in METHODS:
+        s = sample_deals(view, 50, 1, method=method, system=SA, max_tries=7,
+                         exact_max_layouts=0, bid_weights=False) if method == "auction" \
+            else sample_deals(view, 50, 1, method=method, system=SA, max_tries=7)
+        assert s.tries == 7 and len(s) <= 7, method
+    # the defaults are unchanged: None is max(50 n, 1000) draws, 20,000 for "rejection"
+    assert sample_deals(view, 30, 4).deals == sample_deals(view, 30, 4, max_tries=1500).deals
+    assert sample_deals(view, 30, 4, method="rejection", system=SA).deals == \
+        sample_deals(view, 30, 4, method="rejection", system=SA, max_tries=20_000).deals
+
+
 def _replays(view, deal):
     """Whether the system would have made every in-system call of the hidden seats."""
     auction = view.auction
@@ -738,6 +764,37 @@ def test_deal_constrained_bad_input():
     with pytest.raises(SamplingError):
         deal_constrained(None, None, 1, max_tries=0)
     assert len(deal_constrained(None, None, 0, 1)) == 0
+
+
+def test_deal_constrained_and_simulate_bound_the_number_of_deals():
+    with pytest.raises(SamplingError, match=r"at most 1,000,000 \(MAX_SAMPLES\)"):
+        deal_constrained(None, {"N": "AQ4.KJ5.Q963.KJ2"}, MAX_SAMPLES + 1, 1)
+    with pytest.raises(SamplingError, match=r"at most 1,000,000 \(MAX_SAMPLES\)"):
+        simulate_contract("3NT", "N", None, {"N": "AQ4.KJ5.Q963.KJ2"}, n=10 ** 9, rng=1,
+                          threads=1)
+    r = CliRunner().invoke(cli_main, ["simulate", "-c", "3NT", "-d", "N", "--north",
+                                      "AQ4.KJ5.Q963.KJ2", "-n", "1000000000", "--seed", "1",
+                                      "--threads", "1"])
+    assert r.exit_code == 2, r.output
+    assert "1000000000 is not in the range 1<=x<=1000000" in r.output
+
+
+def test_simulate_declarer_must_agree_with_the_contract():
+    known = {"N": "AQ4.KJ5.Q963.KJ2"}
+    with pytest.raises(SamplingError, match=r"declarer 'S' contradicts the declarer of "
+                                            r"contract 3NTN \(North\)"):
+        simulate_contract("3NTN", "S", None, known, n=1, rng=1, threads=1)
+    sim = simulate_contract("3NTN", "N", None, known, n=1, rng=1, threads=1)
+    assert sim.contract.declarer == Seat.NORTH
+    runner = CliRunner()
+    args = ["simulate", "-c", "3NTN", "--north", "AQ4.KJ5.Q963.KJ2", "-n", "1", "--seed", "1",
+            "--threads", "1"]
+    r = runner.invoke(cli_main, [*args, "-d", "S"])
+    assert r.exit_code == 2, r.output
+    assert "Error: --declarer S contradicts the declarer of contract 3NTN (North)" in r.output
+    r = runner.invoke(cli_main, [*args, "-d", "n"])          # agreeing is fine
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("3NT by North: 1 deals")
 
 
 def test_simulate_3nt_worked_case_matches_deals_solved_one_by_one():

@@ -348,7 +348,9 @@ def build_constraints(spec: HandSpec, ctx: Context, b: Bindings) -> HandConstrai
                 stop_suits.append(Suit(int(b[k])))
             else:
                 stop_suits.append(Suit.from_str(k))
-    return HandConstraints(
+    # bounds computed from the auction may cross (the rule then fits no hand, as is_empty
+    # says): built unchecked, as combined constraints are, not refused as bad input
+    return HandConstraints._unchecked(
         hcp=(0 if lo is None else max(0, lo), MAX_HCP if hi is None else min(MAX_HCP, hi)),
         lengths=tuple((max(0, a), min(13, z)) for a, z in lengths),
         balanced=_value(spec.get("balanced"), ctx, b),
