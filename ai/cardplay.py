@@ -114,10 +114,12 @@ class PlaySettings:
         the weights by the play get :data:`PLAY_CHECK_SHARE` of it; ``None``: no cap (see
         :meth:`untimed`).
     :ivar lead_time_budget: the same for the opening lead (``None``: :attr:`time_budget`).
-    :ivar time_limit: seconds per decision, a hard cap (a server's limit): past it no new
-        chunk of layouts is started, even among the first :attr:`min_samples` (a chunk of
-        at most :data:`CHUNK` layouts is always solved), and the sampler's own time cap
-        (``max_seconds`` of the ``"auction"`` method) is lowered to it; ``None``: no cap.
+    :ivar time_limit: seconds per decision, a hard limit (a server's): once it has passed
+        no new chunk of layouts is started, even among the first :attr:`min_samples` (the
+        first chunk, at most :data:`CHUNK` layouts, is always solved), and the sampler's
+        own time cap (``max_seconds`` of the ``"auction"`` method) is lowered to it;
+        ``None``: no limit.  Unlike the budget it is not anticipated: a decision that
+        ends before the limit solved at least its :attr:`min_samples` layouts.
     :ivar threads: solver threads (``None``: every core, at most 2).
     :ivar memory_mb: transposition-table memory of each solver, MiB.
     :raises ValueError: (at construction) for a value of the wrong type or out of range.
@@ -467,9 +469,11 @@ class CardPlayer:
                 step = min(CHUNK, len(deals) - i)
             if out:
                 elapsed = time.perf_counter() - start
-                end = elapsed + elapsed / len(out) * step
-                if (i >= minimum and budget is not None and end > budget) \
-                        or (limit is not None and end > limit):
+                # the budget: no chunk that would end past it; the limit: none once past it
+                # (so a decision that ends before the limit has its min_samples layouts)
+                if (i >= minimum and budget is not None
+                        and elapsed + elapsed / len(out) * step > budget) \
+                        or (limit is not None and elapsed > limit):
                     reason = "budget"
                     break
             out.extend(run(deals[i:i + step]))

@@ -468,6 +468,27 @@ def test_the_time_limit_ends_a_decision_even_before_min_samples():
     assert full.choose(view, random.Random(3)).samples == 24
 
 
+def test_the_time_limit_is_not_anticipated(monkeypatch):
+    """Unlike the budget, the limit ends a decision only once it has passed, so that a
+    decision that ends before it has its min_samples layouts: with a clock that moves 1 s
+    each time it is read (start 0; 1, 2, 3 after each chunk), a 2.5 s limit lets three
+    chunks be solved (a budget would have stopped after two: the third would end at 3 s)."""
+    class Clock:
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls):
+            cls.now += 1.0
+            return cls.now
+
+    monkeypatch.setattr(cardplay, "time", Clock)
+    view = _lead_view()
+    n = 5 * cardplay.CHUNK
+    choice = _player(samples=n, lead_samples=n, min_samples=n, time_budget=None,
+                     time_limit=2.5).choose(view, random.Random(3))
+    assert choice.reason == "budget" and choice.samples == 3 * cardplay.CHUNK
+
+
 def test_a_time_limit_not_reached_changes_no_decision():
     """Under a time limit the first min_samples layouts are solved chunk by chunk instead
     of in one batch: the same layouts, the same tricks, the same card."""
