@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -83,7 +85,8 @@ def test_info_explain_hint_and_state(client):
     info = client.get("/api/info").json()
     assert info == {"engine": "ddsolver", "version": info["version"], "protocol": 1,
                     "levels": ["easy", "medium", "hard"], "scorings": ["IMP", "MP"],
-                    "limits": {"max_body": 65536, "time_limit": 10.0, "max_concurrent": 2}}
+                    "limits": {"max_body": 65536, "time_limit": 10.0,
+                               "max_time_budget": 5.0, "max_concurrent": 2}}
     view = _view(S, ["1NT", "Pass"])
     r = client.post("/api/explain", json={"view": view, "call": "2C"})
     assert r.status_code == 200
@@ -134,6 +137,11 @@ def test_errors_have_a_status_a_code_and_a_message(client):
            422, "bad_message", "level")
     _error(client.post("/api/call", json={"view": view, "player": {"time_budget": 11}}),
            422, "bad_message", "time_budget")
+    # a budget as long as the limit (10 s) would always end in 504: at most half of it
+    _error(client.post("/api/call", json={"view": view, "player": {"time_budget": 10}}),
+           422, "bad_message", "'time_budget' must be a number of seconds in (0, 5]")
+    assert client.post("/api/card", json={"view": _view(E, AUCTION), "player": {
+        **PLAYER, "time_budget": 5}}).status_code == 200
     _error(client.post("/api/card", json={"view": view}), 409, "out_of_turn",
            "auction is not over")
     _error(client.post("/api/call", json={"view": _view(W, ["1NT"])}), 409,
@@ -190,23 +198,33 @@ class _SlowLead:
         return getattr(self.inner, name)
 
 
+@contextmanager
+def _running(**options):
+    """A real uvicorn server on the loopback address (any free port), with ``options`` for
+    :func:`create_app`: yields (server, base URL, host)."""
+    server = make_server(port=0, log_level="warning", **options)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.time() + 20
+        while not server.started and time.time() < deadline:
+            time.sleep(0.02)
+        assert server.started
+        host, port = server.servers[0].sockets[0].getsockname()[:2]
+        yield server, f"http://{host}:{port}", host
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
 @pytest.fixture
 def live_server():
     """A real uvicorn server on the loopback address, one decision at a time, 0.3 s
     each at most, whose computer takes 4 s over an opening lead."""
-    server = make_server(port=0, log_level="warning", time_limit=0.3, max_concurrent=1,
-                         max_body=4096, player_defaults={"threads": 1},
-                         make_player=lambda spec: _SlowLead(spec, 4.0))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    host, port = server.servers[0].sockets[0].getsockname()[:2]
-    yield server, f"http://{host}:{port}", host
-    server.should_exit = True
-    thread.join(timeout=30)
+    with _running(time_limit=0.3, max_concurrent=1, max_body=4096,
+                  player_defaults={"threads": 1},
+                  make_player=lambda spec: _SlowLead(spec, 4.0)) as running:
+        yield running
 
 
 def test_a_slow_decision_answers_504_and_the_server_keeps_answering(live_server):
@@ -229,6 +247,31 @@ def test_a_slow_decision_answers_504_and_the_server_keeps_answering(live_server)
             time.sleep(0.1)
         assert r.status_code == 200 and r.json()["call"] == "2C"
         assert r.headers["content-type"] == "application/json"
+
+
+def test_a_decision_past_the_time_limit_stops_soon_after_even_with_min_samples():
+    """min_samples layouts are solved whatever the time budget, but the server's time
+    limit is a hard cap for the computer: two decisions asked to solve 500 opening-lead
+    layouts each (many seconds) are answered 504 at the limit and give their slots back
+    soon after, instead of keeping every other request at 503 until they end."""
+    heavy = {"view": _view(E, AUCTION), "player": {
+        "level": "hard", "samples": 500, "lead_samples": 500, "min_samples": 500}}
+    quick = {"view": _view(S, ["1NT", "Pass"]), "player": PLAYER}
+    with _running(time_limit=1.0, max_concurrent=2, player_defaults={"threads": 1}) as (
+            _, base, _host), httpx.Client(base_url=base, timeout=60) as http:
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda _: http.post("/api/card", json=heavy), range(2)))
+        timed_out = time.monotonic()
+        for r in answers:
+            _error(r, 504, "timeout", "1 s")
+        while True:
+            r = http.post("/api/call", json=quick)
+            if r.status_code != 503 or time.monotonic() - timed_out > 60:
+                break
+            time.sleep(0.05)
+        freed = time.monotonic() - timed_out
+        assert r.status_code == 200 and r.json()["call"] == "2C"
+        assert freed < 4.0, f"the slots were taken {freed:.1f} s after the 504s"
 
 
 def test_the_body_limit_holds_with_and_without_a_length(live_server):
@@ -268,7 +311,8 @@ def test_the_command_serves_on_the_loopback_address():
                 break
         assert url is not None and url.startswith("http://127.0.0.1:")
         info = httpx.get(url + "/api/info", timeout=30).json()
-        assert info["limits"] == {"max_body": 2048, "time_limit": 5.0, "max_concurrent": 2}
+        assert info["limits"] == {"max_body": 2048, "time_limit": 5.0,
+                                  "max_time_budget": 2.5, "max_concurrent": 2}
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -18,8 +18,11 @@ Errors answer ``{"error": {"code": ..., "message": ...}}`` with an HTTP status (
 JSON, 413 body too large, 404 unknown path, 405 bad method, 409 not this seat's turn, 422
 an invalid or impossible request, 503 busy, 504 time limit).  Limits: request bodies of at
 most ``max_body`` bytes; each decision at most ``time_limit`` seconds (a decision that
-overruns is answered 504 while the server keeps answering other requests; the computation
-finishes in its worker thread, whose slot stays taken until then); at most
+overruns is answered 504 while the server keeps answering other requests; the computer is
+given the limit as its hard :attr:`ai.cardplay.PlaySettings.time_limit`, so that its
+computation stops soon after, in its worker thread, whose slot stays taken until then); a
+player's ``time_budget`` at most :data:`BUDGET_SHARE` of the limit (the budget is a target
+that a decision may overrun by a few layouts, besides dealing them); at most
 ``max_concurrent`` decisions at once (more are answered 503).  The server binds to
 127.0.0.1 unless told otherwise.  Documented for frontend authors in
 ``docs/protocol-http.md``.
@@ -56,12 +59,17 @@ from ai.protocols.decisions import (
     view_from_json,
 )
 
-__all__ = ["DEFAULT_MAX_BODY", "DEFAULT_TIME_LIMIT", "create_app", "make_server", "serve"]
+__all__ = ["BUDGET_SHARE", "DEFAULT_MAX_BODY", "DEFAULT_TIME_LIMIT", "create_app",
+           "make_server", "serve"]
 
 #: default largest request body, bytes
 DEFAULT_MAX_BODY = 64 * 1024
 #: default longest decision, seconds
 DEFAULT_TIME_LIMIT = 10.0
+#: the largest ``time_budget`` of a player object (and of a level), as a share of the time
+#: limit: a budget as long as the limit would end past it (the budget is a target, not a
+#: cap, and dealing the layouts and starting a new computer take time too)
+BUDGET_SHARE = 0.5
 
 STATUS = {
     "bad_json": 400, "bad_message": 422, "unknown_type": 422, "bad_notation": 422,
@@ -116,8 +124,9 @@ class Player(BaseModel):
     samples: Optional[int] = Field(None, ge=1, le=500)
     lead_samples: Optional[int] = Field(None, ge=1, le=500)
     min_samples: Optional[int] = Field(None, ge=1, le=500)
-    time_budget: Optional[float] = Field(None, gt=0, description="Seconds per card "
-                                                                 "(capped by the server).")
+    time_budget: Optional[float] = Field(None, gt=0, description="Seconds per card, at "
+                                                                 "most max_time_budget "
+                                                                 "(/api/info).")
     threads: Optional[int] = Field(None, ge=1)
 
 
@@ -223,6 +232,8 @@ class StateAnswer(BaseModel):
 class Limits(BaseModel):
     max_body: int = Field(description="The largest request body, bytes.")
     time_limit: float = Field(description="The longest decision, seconds.")
+    max_time_budget: float = Field(description="The largest time_budget of a player "
+                                               "object, seconds (half the time limit).")
     max_concurrent: int = Field(description="Decisions computed at once.")
 
 
@@ -322,10 +333,14 @@ class _Decider:
         self._running = 0
         self._lock = threading.Lock()
 
+    @property
+    def max_time_budget(self) -> float:
+        return self.time_limit * BUDGET_SHARE
+
     def spec(self, player: Optional[Player]) -> PlayerSpec:
         obj = None if player is None else player.model_dump(exclude_none=True)
-        return PlayerSpec.from_json(obj, max_time_budget=self.time_limit,
-                                    defaults=self.player_defaults)
+        return PlayerSpec.from_json(obj, max_time_budget=self.max_time_budget,
+                                    defaults=self.player_defaults, time_limit=self.time_limit)
 
     async def run(self, fn, *args):
         with self._lock:
@@ -363,8 +378,9 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
     """The FastAPI application of the robot API.
 
     :param max_body: the largest request body, bytes (413 beyond).
-    :param time_limit: the longest decision, seconds (504 beyond; also the largest
-        ``time_budget`` a player object may ask for).
+    :param time_limit: the longest decision, seconds (504 beyond; also the computer's hard
+        time limit, and :data:`BUDGET_SHARE` of it the largest ``time_budget`` a player
+        object may ask for).
     :param max_concurrent: decisions computed at once (503 beyond).
     :param player_defaults: settings every player object starts from (e.g.
         ``{"threads": 1}``).
@@ -398,7 +414,7 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
     app.state.decider = decider
     app.add_middleware(BodyLimit, max_body=max_body)
     limits = {"max_body": max_body, "time_limit": time_limit,
-              "max_concurrent": max_concurrent}
+              "max_time_budget": decider.max_time_budget, "max_concurrent": max_concurrent}
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(request: Request, exc: ProtocolError):
