@@ -162,6 +162,37 @@ def test_errors_have_a_status_a_code_and_a_message(client):
     _error(client.post("/api/call", content=b"x" * 70000), 413, "too_large", "65536")
 
 
+def test_the_player_object_is_checked_as_by_the_json_engine(client):
+    """The same code checks the player object through both doors: the same answers, the
+    same error codes and messages (no text, boolean or fraction for an integer)."""
+    from ai.protocols.jsonstdio import Engine
+
+    engine = Engine(player_defaults={"threads": 1}, max_time_budget=5.0)   # the server's
+    view = _view(S, ["1NT", "Pass"])
+    bad = [{"samples": "5"}, {"samples": True}, {"samples": 5.0}, {"samples": None},
+           {"min_samples": 501}, {"lead_samples": 0}, {"threads": 1.0}, {"threads": "1"},
+           {"seed": True}, {"seed": 1.5}, {"seed": 2 ** 63}, {"seed": "x" * 201},
+           {"level": None}, {"level": "expert"}, {"time_budget": "1"},
+           {"time_budget": False}, {"time_budget": 0}, {"colour": "red"}, "easy", [1], 3]
+    for player in bad:
+        r = client.post("/api/call", json={"view": view, "player": player})
+        expected = engine.handle({"type": "get_call", "view": view, "player": player})
+        assert expected["type"] == "error", player
+        body = _error(r, 422, expected["code"])
+        assert body["error"]["message"] == expected["message"], player
+    for player in (None, {}, {**PLAYER, "seed": "text", "time_budget": 1},
+                   {**PLAYER, "seed": None, "level": "medium", "time_budget": 0.5}):
+        r = client.post("/api/call", json={"view": view, "player": player})
+        expected = engine.handle({"type": "get_call", "view": view, "player": player})
+        assert r.status_code == 200, (player, r.text)
+        assert r.json()["call"] == expected["call"] == "2C"
+    # the explain endpoint's player too
+    _error(client.post("/api/explain", json={"view": view, "call": "2C",
+                                             "player": {"samples": "5"}}),
+           422, "bad_message", "'samples' must be an integer 1..500, got '5'")
+    engine.close()
+
+
 def test_the_openapi_schemas_describe_every_endpoint(client):
     spec = client.get("/openapi.json").json()
     assert set(spec["paths"]) == {"/api/info", "/api/call", "/api/card", "/api/explain",
@@ -174,6 +205,9 @@ def test_the_openapi_schemas_describe_every_endpoint(client):
         "seat", "hand", "dealer", "vulnerability", "scoring", "auction", "played",
         "dummy_hand", "explanations"}
     assert schemas["View"]["additionalProperties"] is False
+    assert set(schemas["Player"]["properties"]) == {
+        "level", "seed", "samples", "lead_samples", "min_samples", "time_budget", "threads"}
+    assert "Player" in str(schemas["DecisionRequest"]["properties"]["player"])
     call = spec["paths"]["/api/call"]["post"]
     assert call["responses"]["200"]["content"]["application/json"]["schema"]["$ref"] \
         .endswith("/CallAnswer")

@@ -42,7 +42,7 @@ from typing import List, Literal, Optional, Tuple, Union
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ai.protocols.decisions import (
@@ -114,7 +114,12 @@ class View(BaseModel):
 
 
 class Player(BaseModel):
-    """Which computer decides: level, seed and setting overrides (all optional)."""
+    """Which computer decides: level, seed and setting overrides (all optional).
+
+    The schema only documents the object: requests carry it unvalidated
+    (:data:`PlayerObject`), and :meth:`ai.protocols.decisions.PlayerSpec.from_json` checks
+    it exactly as the JSON engine does (no text or boolean for a number, no fraction for an
+    integer, ``null`` only for ``seed``)."""
 
     model_config = ConfigDict(extra="forbid")
     level: Literal["easy", "medium", "hard"] = "medium"
@@ -127,13 +132,18 @@ class Player(BaseModel):
     time_budget: Optional[float] = Field(None, gt=0, description="Seconds per card, at "
                                                                  "most max_time_budget "
                                                                  "(/api/info).")
-    threads: Optional[int] = Field(None, ge=1)
+    threads: Optional[int] = Field(None, ge=1, description="1..the number of cores.")
+
+
+#: the player object of a request: published with the :class:`Player` schema, passed on as
+#: it was sent, for :meth:`PlayerSpec.from_json` to check as the JSON engine does
+PlayerObject = SkipValidation[Optional[Player]]
 
 
 class DecisionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     view: View
-    player: Optional[Player] = None
+    player: PlayerObject = None
 
 
 class ExplainRequest(BaseModel):
@@ -143,7 +153,7 @@ class ExplainRequest(BaseModel):
                                                          "index (0 = dealer's first call).")
     call: Optional[str] = Field(None, max_length=20,
                                 description="Or explain this call as made now.")
-    player: Optional[Player] = None
+    player: PlayerObject = None
 
 
 class StateRequest(BaseModel):
@@ -337,9 +347,11 @@ class _Decider:
     def max_time_budget(self) -> float:
         return self.time_limit * BUDGET_SHARE
 
-    def spec(self, player: Optional[Player]) -> PlayerSpec:
-        obj = None if player is None else player.model_dump(exclude_none=True)
-        return PlayerSpec.from_json(obj, max_time_budget=self.max_time_budget,
+    def spec(self, player) -> PlayerSpec:
+        """The spec of a request's player object, as sent (unvalidated JSON, or ``None``).
+
+        :raises ProtocolError: ``bad_message``, as for the JSON engine."""
+        return PlayerSpec.from_json(player, max_time_budget=self.max_time_budget,
                                     defaults=self.player_defaults, time_limit=self.time_limit)
 
     async def run(self, fn, *args):
