@@ -122,6 +122,14 @@ def test_errors_have_a_status_a_code_and_a_message(client):
                                                           "application/json"}),
            400, "bad_json")
     _error(client.post("/api/call", json=[1, 2]), 422, "bad_message", "'view'")
+    # any JSON that is not an object is a bad message, text included (it was bad_json)
+    for value in (b'"abc"', b"5", b"true", b"null"):
+        _error(client.post("/api/call", content=value, headers={"content-type":
+                                                                "application/json"}),
+               422, "bad_message", "a JSON object with a 'view'")
+    _error(client.post("/api/call", content=b'{"view": {}}', headers={"content-type":
+                                                                     "text/plain"}),
+           400, "bad_json", "application/json")
     _error(client.post("/api/call", json={}), 422, "bad_message", "view")
     _error(client.post("/api/call", json={"view": view, "extra": 1}), 422, "bad_message",
            "extra")
@@ -159,6 +167,7 @@ def test_errors_have_a_status_a_code_and_a_message(client):
     _error(client.get("/api/nothing"), 404, "not_found", "/api/nothing")
     r = client.get("/api/call")
     assert r.status_code == 405 and r.json()["error"]["code"] == "not_found"
+    assert client.head("/api/call").status_code == 405
     _error(client.post("/api/call", content=b"x" * 70000), 413, "too_large", "65536")
 
 
@@ -306,6 +315,17 @@ def test_a_decision_past_the_time_limit_stops_soon_after_even_with_min_samples()
         freed = time.monotonic() - timed_out
         assert r.status_code == 200 and r.json()["call"] == "2C"
         assert freed < 4.0, f"the slots were taken {freed:.1f} s after the 504s"
+
+
+def test_head_is_answered_where_get_is(live_server):
+    """HEAD /api/info: the status and headers of GET, without the body."""
+    _, base, _ = live_server
+    with httpx.Client(base_url=base, timeout=30) as http:
+        get, head = http.get("/api/info"), http.head("/api/info")
+        assert head.status_code == get.status_code == 200
+        assert head.content == b""
+        assert head.headers["content-type"] == get.headers["content-type"]
+        assert head.headers["content-length"] == get.headers["content-length"]
 
 
 def test_the_body_limit_holds_with_and_without_a_length(live_server):

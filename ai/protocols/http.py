@@ -5,7 +5,8 @@ deciding seat sees it (a *view object*, :func:`ai.protocols.decisions.view_from_
 optionally a *player object* (:class:`ai.protocols.decisions.PlayerSpec`), and answers JSON:
 
 ==========================  =========================================================
-``GET  /api/info``          engine name, version, protocol version, levels, limits
+``GET  /api/info``          engine name, version, protocol version, levels, limits (also
+                            ``HEAD``)
 ``POST /api/call``          the seat's call with its explanation
 ``POST /api/card``          the seat's card (declarer's view: dummy's card when due)
 ``POST /api/explain``       the meaning of a call made (``index``) or possible (``call``)
@@ -441,11 +442,12 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
             return _error_response(ProtocolError("bad_json", "the body is not valid JSON: "
                                                  + str(first.get("msg", ""))[:200]))
         if loc == ("body",):
-            if first.get("type") == "missing" or isinstance(first.get("input"),
-                                                            (bytes, str)):
+            # no body, or one not read as JSON (another Content-Type): bytes
+            if first.get("type") == "missing" or isinstance(first.get("input"), bytes):
                 return _error_response(ProtocolError(
                     "bad_json", "the body must be a JSON object (Content-Type: "
                     "application/json)"))
+            # JSON, but not an object: text, a number, a list, true, null
             return _error_response(ProtocolError("bad_message", "the body must be a JSON "
                                                  "object with a 'view'"))
         where = ".".join(str(x) for x in loc if x != "body")
@@ -481,6 +483,10 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
         out = info()
         out["limits"] = limits
         return out
+
+    # HEAD where GET is: the same answer, whose body the server does not send
+    app.add_api_route("/api/info", get_info, methods=["HEAD"], response_model=Info,
+                      include_in_schema=False)
 
     @app.post("/api/call", response_model=CallAnswer, responses=_ERRORS,
               summary="The seat's call, with its explanation")
