@@ -328,6 +328,32 @@ def test_head_is_answered_where_get_is(live_server):
         assert head.headers["content-length"] == get.headers["content-length"]
 
 
+def test_a_decision_that_ends_past_the_limit_is_a_timeout_even_if_it_wins_the_race():
+    """A decision cut by the time limit ends past it; when the event loop is busy its answer
+    can reach the loop before the limit's timer does: it is still answered 504 (and one
+    that ended in time is answered, however late the loop sees it)."""
+    import asyncio
+
+    from ai.protocols.decisions import PlayerPool, ProtocolError
+    from ai.protocols.http import _Decider
+
+    decider = _Decider(0.1, 2, PlayerPool(1), {})
+
+    async def decide(seconds):
+        task = asyncio.ensure_future(decider.run(lambda: time.sleep(seconds) or "card"))
+        await asyncio.sleep(0)      # the decision is handed to its worker thread
+        time.sleep(0.5)             # the loop is held past the limit and the decision's end
+        return await task
+
+    try:
+        with pytest.raises(ProtocolError) as err:
+            asyncio.run(decide(0.3))
+        assert err.value.code == "timeout"
+        assert asyncio.run(decide(0.01)) == "card"
+    finally:
+        decider.close()
+
+
 def test_the_body_limit_holds_with_and_without_a_length(live_server):
     server, base, host = live_server
     with httpx.Client(base_url=base, timeout=30) as http:

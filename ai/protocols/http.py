@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import List, Literal, Optional, Tuple, Union
 
@@ -361,20 +362,29 @@ class _Decider:
                 raise ProtocolError("busy", f"{self._running} decisions are running (at most "
                                     f"{self.max_concurrent}); try again")
             self._running += 1
+        start = time.monotonic()
+        ended = []
 
         def work():
             try:
                 return fn(*args)
             finally:
+                ended.append(time.monotonic())
                 with self._lock:
                     self._running -= 1
 
         future = self.executor.submit(work)
+        late = ProtocolError("timeout", f"the decision took longer than "
+                             f"{self.time_limit:g} s")
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.time_limit)
+            result = await asyncio.wait_for(asyncio.wrap_future(future), self.time_limit)
         except asyncio.TimeoutError:
-            raise ProtocolError("timeout", f"the decision took longer than "
-                                f"{self.time_limit:g} s") from None
+            raise late from None
+        if ended and ended[0] - start > self.time_limit:
+            # it ended past the limit (cut short by it), but reached the event loop before
+            # the loop's clock did (a busy loop): still too late
+            raise late
+        return result
 
     def decide(self, answer, view, spec, **kwargs):
         with self.pool.player(spec) as player:
