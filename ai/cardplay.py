@@ -46,7 +46,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ai.players import InvalidViewError, SeatView
-from ai.sampling import sample_deals
+from ai.sampling import SamplingSettings, sample_deals
 from ddsolver.cards import Card
 from ddsolver.play import Position
 from ddsolver.scoring import imps, score
@@ -114,6 +114,12 @@ class PlaySettings:
         the weights by the play get :data:`PLAY_CHECK_SHARE` of it; ``None``: no cap (see
         :meth:`untimed`).
     :ivar lead_time_budget: the same for the opening lead (``None``: :attr:`time_budget`).
+    :ivar time_limit: seconds per decision, a hard limit (a server's): once it has passed
+        no new chunk of layouts is started, even among the first :attr:`min_samples` (the
+        first chunk, at most :data:`CHUNK` layouts, is always solved), and the sampler's
+        own time cap (``max_seconds`` of the ``"auction"`` method) is lowered to it;
+        ``None``: no limit.  Unlike the budget it is not anticipated: a decision that
+        ends before the limit solved at least its :attr:`min_samples` layouts.
     :ivar threads: solver threads (``None``: every core, at most 2).
     :ivar memory_mb: transposition-table memory of each solver, MiB.
     :raises ValueError: (at construction) for a value of the wrong type or out of range.
@@ -134,6 +140,7 @@ class PlaySettings:
     declarer_trick_weight: float = 0.0
     time_budget: Optional[float] = 1.0
     lead_time_budget: Optional[float] = None
+    time_limit: Optional[float] = None
     threads: Optional[int] = None
     memory_mb: int = 64
 
@@ -151,7 +158,7 @@ class PlaySettings:
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not value >= 0 or not math.isfinite(value):
                 raise ValueError(f"{name} must be a number >= 0, got {value!r}")
-        for name in ("time_budget", "lead_time_budget"):
+        for name in ("time_budget", "lead_time_budget", "time_limit"):
             value = getattr(self, name)
             if value is None:
                 continue
@@ -191,11 +198,12 @@ class PlaySettings:
                 raise ValueError(f"sampling: {exc}") from None
 
     def untimed(self) -> "PlaySettings":
-        """A copy without time budgets (and, for the ``"auction"`` sampler, without its
-        time caps ``max_seconds``, ``bid_seconds``, ``play_seconds``): every decision then
-        depends on the view and the random numbers only, never on the machine's speed or
-        load (matches, benchmarks)."""
-        changes: Dict[str, object] = {"time_budget": None, "lead_time_budget": None}
+        """A copy without time budgets and time limit (and, for the ``"auction"`` sampler,
+        without its time caps ``max_seconds``, ``bid_seconds``, ``play_seconds``): every
+        decision then depends on the view and the random numbers only, never on the
+        machine's speed or load (matches, benchmarks)."""
+        changes: Dict[str, object] = {"time_budget": None, "lead_time_budget": None,
+                                      "time_limit": None}
         if self.method == "auction":
             import ai.sampling as sampling_module
             known = getattr(sampling_module, "SamplingSettings", None)
@@ -229,7 +237,8 @@ class CardChoice:
         solved were every consistent layout.
     :ivar reason: ``"forced"``, ``"equivalent"`` (all legal cards equivalent), ``"searched"``,
         ``"early"`` (stopped early: one card clearly best), ``"budget"`` (the time budget
-        ended the search) or ``"no layout"`` (the sampler found none: a safe default card).
+        or the time limit ended the search) or ``"no layout"`` (the sampler found none: a
+        safe default card).
     """
 
     card: Card
@@ -382,6 +391,10 @@ class CardPlayer:
             options.setdefault("bid_cache", self._bid_cache_for(view))
             if budget is not None and options.get("play_weights"):
                 options.setdefault("play_seconds", PLAY_CHECK_SHARE * budget)
+            if s.time_limit is not None:
+                cap = options.get("max_seconds", SamplingSettings.max_seconds)
+                options["max_seconds"] = s.time_limit if cap is None else min(
+                    cap, s.time_limit)
         samples = sample_deals(view, n, rng, method=s.method, system=self.system, **options)
         if len(samples) == 0:
             return CardChoice(_lowest_of_longest(view), legal, reason="no layout",
@@ -400,7 +413,9 @@ class CardPlayer:
 
     def _solve_layouts(self, view: SeatView, deals, weights, start: float, budget: float):
         """Declarer-side tricks of every legal card in each layout, solved in chunks of
-        :data:`CHUNK` until the layouts, the early stop or the budget end it."""
+        :data:`CHUNK` until the layouts, the early stop, the budget or the time limit end
+        it (the first :attr:`PlaySettings.min_samples` in one batch, or in chunks under a
+        time limit)."""
         solvers = self._solver_list()
         legal = view.legal_cards
         mover_decl = view.to_play.side == view.declarer.side
@@ -442,19 +457,25 @@ class CardPlayer:
         out: List[Tuple[int, ...]] = []
         i = 0
         reason = "searched"
-        first = run(deals[:minimum])
-        out.extend(first)
-        i = minimum
+        limit = s.time_limit
         while i < len(deals):
-            if self._clear(view, out, weights[:len(out)]):
-                reason = "early"
-                break
-            elapsed = time.perf_counter() - start
-            per = elapsed / max(1, len(out))
-            step = min(CHUNK, len(deals) - i)
-            if budget is not None and elapsed + per * step > budget:
-                reason = "budget"
-                break
+            if i < minimum:
+                # the first layouts: always solved, unless the hard time limit ends them
+                step = minimum - i if limit is None else min(CHUNK, minimum - i)
+            else:
+                if self._clear(view, out, weights[:len(out)]):
+                    reason = "early"
+                    break
+                step = min(CHUNK, len(deals) - i)
+            if out:
+                elapsed = time.perf_counter() - start
+                # the budget: no chunk that would end past it; the limit: none once past it
+                # (so a decision that ends before the limit has its min_samples layouts)
+                if (i >= minimum and budget is not None
+                        and elapsed + elapsed / len(out) * step > budget) \
+                        or (limit is not None and elapsed > limit):
+                    reason = "budget"
+                    break
             out.extend(run(deals[i:i + step]))
             i += step
         return out, reason

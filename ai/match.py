@@ -284,9 +284,9 @@ class PlayerConfig:
 
 def _untimed(settings):
     """``settings`` with every time cap lifted (:data:`UNTIMED_SECONDS`): the decision's
-    time budgets and, for the ``"auction"`` sampler, its time caps.  What is left to end a
-    decision - the number of layouts and the early stops on the layouts solved so far -
-    does not depend on the clock."""
+    time budgets, its time limit (none) and, for the ``"auction"`` sampler, its time caps.
+    What is left to end a decision - the number of layouts and the early stops on the
+    layouts solved so far - does not depend on the clock."""
     from ai.sampling import SamplingSettings
 
     changes: Dict[str, Any] = {}
@@ -294,6 +294,8 @@ def _untimed(settings):
     for name in ("time_budget", "lead_time_budget"):
         if name in names:
             changes[name] = UNTIMED_SECONDS
+    if "time_limit" in names:
+        changes["time_limit"] = None
     if settings.method == "auction":
         sampling = dict(settings.sampling)
         for f in dataclasses.fields(SamplingSettings):

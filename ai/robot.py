@@ -177,13 +177,22 @@ def _bidder(level: str, system, seed, settings: PlaySettings):
     """What chooses the calls: ``system`` itself (easy, medium, or a system without
     ``candidates``), or for ``hard`` a :class:`ai.bidding.simulation.SimulatingBidder` of
     ``system`` with the player's seed and solver threads (without time limits when the
-    card play has none, so that an untimed match stays reproducible)."""
+    card play has none, so that an untimed match stays reproducible; with its time budget
+    and its ``max_seconds`` lowered to the card play's hard :attr:`PlaySettings.time_limit`
+    when there is one)."""
     if level != "hard" or not callable(getattr(system, "candidates", None)):
         return system
+    from dataclasses import replace
+
     from ai.bidding.simulation import SimulatingBidder, SimulationSettings
     bidding = SimulationSettings(threads=settings.threads)
     if settings.time_budget is None or settings.time_budget >= 24 * 3600:
         bidding = bidding.untimed()
+    limit = settings.time_limit
+    if limit is not None:
+        budget, most = bidding.time_budget, bidding.max_seconds
+        bidding = replace(bidding, time_budget=limit if budget is None else min(budget, limit),
+                          max_seconds=limit if most is None else min(most, limit))
     return SimulatingBidder(system, bidding, seed=seed)
 
 

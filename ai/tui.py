@@ -41,6 +41,7 @@ from ai.daily import (
     DuplicateEntryError,
     Leaderboard,
     LeaderboardError,
+    _check_name,
     default_data_dir,
     load_game,
     local_today,
@@ -676,7 +677,6 @@ def _ask_yes(screen: Screen, question: str, default: bool) -> bool:
 
 
 def _ask_name(screen: Screen) -> str:
-    from ai.daily import _check_name
     while True:
         answer = screen.ask("Your name for the leaderboard: ")
         try:
@@ -688,7 +688,13 @@ def _ask_name(screen: Screen) -> str:
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               new: bool, screen: Screen, leaderboard=None, date=None) -> Optional[BoardSeries]:
     """The game to play: the saved one when the human wants to resume it, else a new one
-    (saved to ``save``).  ``None`` when the human declines to play."""
+    (saved to ``save``).  ``None`` when the human declines to play.
+
+    :raises LeaderboardError: for a ``name`` that is not 1 to 40 printable characters
+        (checked first, before anything is read or asked).
+    """
+    if name is not None:
+        name = _check_name(name)
     saved = None
     if os.path.exists(save) and not new:
         try:
@@ -734,7 +740,8 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               help="Play the boards of the day (medium computers, leaderboard).")
 @click.option("--level", type=click.Choice(LEVELS), default="medium", show_default=True,
               help="The computers' strength in a Chicago match (easy shows suggestions).")
-@click.option("--name", help="Your name on the leaderboard (asked when missing).")
+@click.option("--name", help="Your name on the leaderboard, 1 to 40 printable characters "
+                             "(asked when missing).")
 @click.option("--seed", type=int, help="Seed for the deals and the computers "
                                        "(a reproducible match).")
 @click.option("--save", "save", type=click.Path(dir_okay=False),
@@ -752,6 +759,11 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     """Play contract bridge against the computer: a four-board Chicago match, or the
     boards of the day for the leaderboard.  You sit South; when your side wins the
     contract you play North's cards too.  Type ? during play for help; Ctrl-C saves."""
+    if name is not None:
+        try:
+            name = _check_name(name)
+        except LeaderboardError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--name'") from None
     screen = Screen(ascii=True if ascii_ else None)
     if save is None:
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")

@@ -397,7 +397,8 @@ def test_bad_input_gets_typed_errors():
     for bad in ({"samples": -1}, {"samples": 0}, {"min_samples": 1.5}, {"time_budget": 0},
                 {"time_budget": float("nan")}, {"threads": 0}, {"utility": "imps"},
                 {"method": "magic"}, {"early_stop": -1}, {"equal_stop": -2},
-                {"lead_time_budget": -1.0}, {"sampling": 5}):
+                {"lead_time_budget": -1.0}, {"sampling": 5}, {"time_limit": 0},
+                {"time_limit": float("inf")}, {"time_limit": True}):
         with pytest.raises(ValueError):
             PlaySettings(**bad)
     with pytest.raises(TypeError):
@@ -408,9 +409,9 @@ def test_bad_input_gets_typed_errors():
 
 def test_untimed_settings_lift_every_clock():
     s = PlaySettings(method="auction", sampling={"play_seconds": 0.5, "play_weights": True},
-                     time_budget=0.3, lead_time_budget=0.6)
+                     time_budget=0.3, lead_time_budget=0.6, time_limit=2.0)
     u = s.untimed()
-    assert u.time_budget is None and u.lead_time_budget is None
+    assert u.time_budget is None and u.lead_time_budget is None and u.time_limit is None
     assert dict(u.sampling) == {"play_seconds": None, "play_weights": True,
                                 "max_seconds": None, "bid_seconds": None}
     assert PlaySettings(method="uniform").untimed().sampling == ()
@@ -436,3 +437,104 @@ def test_the_weights_by_the_play_get_a_share_of_the_time_budget(monkeypatch):
                      base.untimed(), base.with_(sampling={})):
         CardPlayer(settings, system=StandardAmerican()).choose(view, random.Random(1))
     assert asked == [pytest.approx(cardplay.PLAY_CHECK_SHARE * 2.5), 7.0, None, "unset"]
+
+
+# -- the hard time limit ------------------------------------------------------------------
+#: an opening lead against 3NT (three hidden hands: every layout costs a nearly full solve)
+LEAD_DEAL = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 "
+                          "K82.Q93.KJ5.Q854")
+
+
+def _lead_view():
+    from ddsolver.auction import Auction
+    auc = Auction.from_str(Seat.NORTH, "1NT Pass 3NT Pass Pass Pass")
+    return _view(LEAD_DEAL, auc, [], "E")
+
+
+def test_the_time_limit_ends_a_decision_even_before_min_samples():
+    """min_samples layouts are solved whatever the time budget, but not past the hard time
+    limit: a decision asked for 400 layouts, all of them "always solved", stops soon
+    after a 0.2 s limit (400 opening-lead layouts take seconds)."""
+    view = _lead_view()
+    p = _player(samples=400, lead_samples=400, min_samples=400, time_budget=None,
+                time_limit=0.2)
+    choice = p.choose(view, random.Random(3))
+    assert choice.reason == "budget"
+    assert cardplay.CHUNK <= choice.samples < 400
+    assert choice.seconds < 5.0
+    assert choice.card in view.legal_cards
+    # without the limit every one of them is solved (fewer here, to keep the test short)
+    full = _player(samples=24, lead_samples=24, min_samples=24, time_budget=0.01)
+    assert full.choose(view, random.Random(3)).samples == 24
+
+
+def test_the_time_limit_is_not_anticipated(monkeypatch):
+    """Unlike the budget, the limit ends a decision only once it has passed, so that a
+    decision that ends before it has its min_samples layouts: with a clock that moves 1 s
+    each time it is read (start 0; 1, 2, 3 after each chunk), a 2.5 s limit lets three
+    chunks be solved (a budget would have stopped after two: the third would end at 3 s)."""
+    class Clock:
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls):
+            cls.now += 1.0
+            return cls.now
+
+    monkeypatch.setattr(cardplay, "time", Clock)
+    view = _lead_view()
+    n = 5 * cardplay.CHUNK
+    choice = _player(samples=n, lead_samples=n, min_samples=n, time_budget=None,
+                     time_limit=2.5).choose(view, random.Random(3))
+    assert choice.reason == "budget" and choice.samples == 3 * cardplay.CHUNK
+
+
+def test_a_time_limit_not_reached_changes_no_decision():
+    """Under a time limit the first min_samples layouts are solved chunk by chunk instead
+    of in one batch: the same layouts, the same tricks, the same card."""
+    view = _lead_view()
+    free = _player(samples=20, lead_samples=20, min_samples=20).choose(view, random.Random(9))
+    timed = _player(samples=20, lead_samples=20, min_samples=20,
+                    time_limit=600.0).choose(view, random.Random(9))
+    assert free.samples == timed.samples == 20
+    assert (timed.card, timed.tricks, timed.weights) == (free.card, free.tricks, free.weights)
+
+
+def test_the_time_limit_caps_the_samplers_time(monkeypatch):
+    from ai.bidding import StandardAmerican
+    view = _lead_view()
+    asked = []
+    real = cardplay.sample_deals
+
+    def spy(*args, **kw):
+        asked.append(kw.get("max_seconds", "unset"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(cardplay, "sample_deals", spy)
+    base = PlaySettings(method="auction", samples=4, lead_samples=4, min_samples=4,
+                        threads=1, memory_mb=16)
+    for settings in (base, base.with_(time_limit=3.0),
+                     base.with_(time_limit=3.0, sampling={"max_seconds": 1.0}),
+                     base.with_(time_limit=3.0, sampling={"max_seconds": None})):
+        CardPlayer(settings, system=StandardAmerican()).choose(view, random.Random(1))
+    assert asked == ["unset", 3.0, 1.0, 3.0]
+
+
+def test_the_time_limit_also_caps_the_hard_computers_simulated_calls():
+    from ai.bidding.simulation import SimulationSettings
+    from ai.robot import ComputerPlayer
+    default = SimulationSettings()
+    for limit, budget, most in ((1.5, 1.5, 1.5), (5.0, default.time_budget, 5.0),
+                                (100.0, default.time_budget, default.max_seconds)):
+        p = ComputerPlayer("hard", time_limit=limit, threads=1)
+        try:
+            assert p.settings.time_limit == limit
+            assert (p._bidder.settings.time_budget, p._bidder.settings.max_seconds) == (
+                budget, most)
+        finally:
+            p.close()
+    p = ComputerPlayer("hard", time_limit=2.0, time_budget=None, threads=1)
+    try:
+        assert (p._bidder.settings.time_budget, p._bidder.settings.max_seconds) == (2.0, 2.0)
+    finally:
+        p.close()

@@ -136,6 +136,10 @@ def test_configuration_label_and_identity_leave_out_result_neutral_options():
         "max_seconds": None, "bid_seconds": None, "play_seconds": None, "play_weights": True}
     assert dict(c._computer_settings(timed=True).sampling) == {"play_seconds": 0.5,
                                                                "play_weights": True}
+    # nor a hard time limit
+    c = PlayerConfig.parse("easy", {"time_limit": 2.0})
+    assert c._computer_settings().time_limit is None
+    assert c._computer_settings(timed=True).time_limit == 2.0
 
 
 # -- a match ----------------------------------------------------------------------------------

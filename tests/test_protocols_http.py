@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -83,7 +85,8 @@ def test_info_explain_hint_and_state(client):
     info = client.get("/api/info").json()
     assert info == {"engine": "ddsolver", "version": info["version"], "protocol": 1,
                     "levels": ["easy", "medium", "hard"], "scorings": ["IMP", "MP"],
-                    "limits": {"max_body": 65536, "time_limit": 10.0, "max_concurrent": 2}}
+                    "limits": {"max_body": 65536, "time_limit": 10.0,
+                               "max_time_budget": 5.0, "max_concurrent": 2}}
     view = _view(S, ["1NT", "Pass"])
     r = client.post("/api/explain", json={"view": view, "call": "2C"})
     assert r.status_code == 200
@@ -119,6 +122,14 @@ def test_errors_have_a_status_a_code_and_a_message(client):
                                                           "application/json"}),
            400, "bad_json")
     _error(client.post("/api/call", json=[1, 2]), 422, "bad_message", "'view'")
+    # any JSON that is not an object is a bad message, text included (it was bad_json)
+    for value in (b'"abc"', b"5", b"true", b"null"):
+        _error(client.post("/api/call", content=value, headers={"content-type":
+                                                                "application/json"}),
+               422, "bad_message", "a JSON object with a 'view'")
+    _error(client.post("/api/call", content=b'{"view": {}}', headers={"content-type":
+                                                                     "text/plain"}),
+           400, "bad_json", "application/json")
     _error(client.post("/api/call", json={}), 422, "bad_message", "view")
     _error(client.post("/api/call", json={"view": view, "extra": 1}), 422, "bad_message",
            "extra")
@@ -134,6 +145,11 @@ def test_errors_have_a_status_a_code_and_a_message(client):
            422, "bad_message", "level")
     _error(client.post("/api/call", json={"view": view, "player": {"time_budget": 11}}),
            422, "bad_message", "time_budget")
+    # a budget as long as the limit (10 s) would always end in 504: at most half of it
+    _error(client.post("/api/call", json={"view": view, "player": {"time_budget": 10}}),
+           422, "bad_message", "'time_budget' must be a number of seconds in (0, 5]")
+    assert client.post("/api/card", json={"view": _view(E, AUCTION), "player": {
+        **PLAYER, "time_budget": 5}}).status_code == 200
     _error(client.post("/api/card", json={"view": view}), 409, "out_of_turn",
            "auction is not over")
     _error(client.post("/api/call", json={"view": _view(W, ["1NT"])}), 409,
@@ -151,7 +167,39 @@ def test_errors_have_a_status_a_code_and_a_message(client):
     _error(client.get("/api/nothing"), 404, "not_found", "/api/nothing")
     r = client.get("/api/call")
     assert r.status_code == 405 and r.json()["error"]["code"] == "not_found"
+    assert client.head("/api/call").status_code == 405
     _error(client.post("/api/call", content=b"x" * 70000), 413, "too_large", "65536")
+
+
+def test_the_player_object_is_checked_as_by_the_json_engine(client):
+    """The same code checks the player object through both doors: the same answers, the
+    same error codes and messages (no text, boolean or fraction for an integer)."""
+    from ai.protocols.jsonstdio import Engine
+
+    engine = Engine(player_defaults={"threads": 1}, max_time_budget=5.0)   # the server's
+    view = _view(S, ["1NT", "Pass"])
+    bad = [{"samples": "5"}, {"samples": True}, {"samples": 5.0}, {"samples": None},
+           {"min_samples": 501}, {"lead_samples": 0}, {"threads": 1.0}, {"threads": "1"},
+           {"seed": True}, {"seed": 1.5}, {"seed": 2 ** 63}, {"seed": "x" * 201},
+           {"level": None}, {"level": "expert"}, {"time_budget": "1"},
+           {"time_budget": False}, {"time_budget": 0}, {"colour": "red"}, "easy", [1], 3]
+    for player in bad:
+        r = client.post("/api/call", json={"view": view, "player": player})
+        expected = engine.handle({"type": "get_call", "view": view, "player": player})
+        assert expected["type"] == "error", player
+        body = _error(r, 422, expected["code"])
+        assert body["error"]["message"] == expected["message"], player
+    for player in (None, {}, {**PLAYER, "seed": "text", "time_budget": 1},
+                   {**PLAYER, "seed": None, "level": "medium", "time_budget": 0.5}):
+        r = client.post("/api/call", json={"view": view, "player": player})
+        expected = engine.handle({"type": "get_call", "view": view, "player": player})
+        assert r.status_code == 200, (player, r.text)
+        assert r.json()["call"] == expected["call"] == "2C"
+    # the explain endpoint's player too
+    _error(client.post("/api/explain", json={"view": view, "call": "2C",
+                                             "player": {"samples": "5"}}),
+           422, "bad_message", "'samples' must be an integer 1..500, got '5'")
+    engine.close()
 
 
 def test_the_openapi_schemas_describe_every_endpoint(client):
@@ -166,6 +214,9 @@ def test_the_openapi_schemas_describe_every_endpoint(client):
         "seat", "hand", "dealer", "vulnerability", "scoring", "auction", "played",
         "dummy_hand", "explanations"}
     assert schemas["View"]["additionalProperties"] is False
+    assert set(schemas["Player"]["properties"]) == {
+        "level", "seed", "samples", "lead_samples", "min_samples", "time_budget", "threads"}
+    assert "Player" in str(schemas["DecisionRequest"]["properties"]["player"])
     call = spec["paths"]["/api/call"]["post"]
     assert call["responses"]["200"]["content"]["application/json"]["schema"]["$ref"] \
         .endswith("/CallAnswer")
@@ -190,23 +241,33 @@ class _SlowLead:
         return getattr(self.inner, name)
 
 
+@contextmanager
+def _running(**options):
+    """A real uvicorn server on the loopback address (any free port), with ``options`` for
+    :func:`create_app`: yields (server, base URL, host)."""
+    server = make_server(port=0, log_level="warning", **options)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.time() + 20
+        while not server.started and time.time() < deadline:
+            time.sleep(0.02)
+        assert server.started
+        host, port = server.servers[0].sockets[0].getsockname()[:2]
+        yield server, f"http://{host}:{port}", host
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
 @pytest.fixture
 def live_server():
     """A real uvicorn server on the loopback address, one decision at a time, 0.3 s
     each at most, whose computer takes 4 s over an opening lead."""
-    server = make_server(port=0, log_level="warning", time_limit=0.3, max_concurrent=1,
-                         max_body=4096, player_defaults={"threads": 1},
-                         make_player=lambda spec: _SlowLead(spec, 4.0))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    host, port = server.servers[0].sockets[0].getsockname()[:2]
-    yield server, f"http://{host}:{port}", host
-    server.should_exit = True
-    thread.join(timeout=30)
+    with _running(time_limit=0.3, max_concurrent=1, max_body=4096,
+                  player_defaults={"threads": 1},
+                  make_player=lambda spec: _SlowLead(spec, 4.0)) as running:
+        yield running
 
 
 def test_a_slow_decision_answers_504_and_the_server_keeps_answering(live_server):
@@ -229,6 +290,68 @@ def test_a_slow_decision_answers_504_and_the_server_keeps_answering(live_server)
             time.sleep(0.1)
         assert r.status_code == 200 and r.json()["call"] == "2C"
         assert r.headers["content-type"] == "application/json"
+
+
+def test_a_decision_past_the_time_limit_stops_soon_after_even_with_min_samples():
+    """min_samples layouts are solved whatever the time budget, but the server's time
+    limit is a hard cap for the computer: two decisions asked to solve 500 opening-lead
+    layouts each (many seconds) are answered 504 at the limit and give their slots back
+    soon after, instead of keeping every other request at 503 until they end."""
+    heavy = {"view": _view(E, AUCTION), "player": {
+        "level": "hard", "samples": 500, "lead_samples": 500, "min_samples": 500}}
+    quick = {"view": _view(S, ["1NT", "Pass"]), "player": PLAYER}
+    with _running(time_limit=1.0, max_concurrent=2, player_defaults={"threads": 1}) as (
+            _, base, _host), httpx.Client(base_url=base, timeout=60) as http:
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda _: http.post("/api/card", json=heavy), range(2)))
+        timed_out = time.monotonic()
+        for r in answers:
+            _error(r, 504, "timeout", "1 s")
+        while True:
+            r = http.post("/api/call", json=quick)
+            if r.status_code != 503 or time.monotonic() - timed_out > 60:
+                break
+            time.sleep(0.05)
+        freed = time.monotonic() - timed_out
+        assert r.status_code == 200 and r.json()["call"] == "2C"
+        assert freed < 4.0, f"the slots were taken {freed:.1f} s after the 504s"
+
+
+def test_head_is_answered_where_get_is(live_server):
+    """HEAD /api/info: the status and headers of GET, without the body."""
+    _, base, _ = live_server
+    with httpx.Client(base_url=base, timeout=30) as http:
+        get, head = http.get("/api/info"), http.head("/api/info")
+        assert head.status_code == get.status_code == 200
+        assert head.content == b""
+        assert head.headers["content-type"] == get.headers["content-type"]
+        assert head.headers["content-length"] == get.headers["content-length"]
+
+
+def test_a_decision_that_ends_past_the_limit_is_a_timeout_even_if_it_wins_the_race():
+    """A decision cut by the time limit ends past it; when the event loop is busy its answer
+    can reach the loop before the limit's timer does: it is still answered 504 (and one
+    that ended in time is answered, however late the loop sees it)."""
+    import asyncio
+
+    from ai.protocols.decisions import PlayerPool, ProtocolError
+    from ai.protocols.http import _Decider
+
+    decider = _Decider(0.1, 2, PlayerPool(1), {})
+
+    async def decide(seconds):
+        task = asyncio.ensure_future(decider.run(lambda: time.sleep(seconds) or "card"))
+        await asyncio.sleep(0)      # the decision is handed to its worker thread
+        time.sleep(0.5)             # the loop is held past the limit and the decision's end
+        return await task
+
+    try:
+        with pytest.raises(ProtocolError) as err:
+            asyncio.run(decide(0.3))
+        assert err.value.code == "timeout"
+        assert asyncio.run(decide(0.01)) == "card"
+    finally:
+        decider.close()
 
 
 def test_the_body_limit_holds_with_and_without_a_length(live_server):
@@ -268,7 +391,8 @@ def test_the_command_serves_on_the_loopback_address():
                 break
         assert url is not None and url.startswith("http://127.0.0.1:")
         info = httpx.get(url + "/api/info", timeout=30).json()
-        assert info["limits"] == {"max_body": 2048, "time_limit": 5.0, "max_concurrent": 2}
+        assert info["limits"] == {"max_body": 2048, "time_limit": 5.0,
+                                  "max_time_budget": 2.5, "max_concurrent": 2}
     finally:
         proc.terminate()
         proc.wait(timeout=30)

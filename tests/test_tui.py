@@ -184,6 +184,29 @@ def test_the_boards_of_the_day_and_the_leaderboard(tmp_path):
     assert "ann has played today's boards already" in d2.shown()
 
 
+@pytest.mark.parametrize("name", ["x" * 50, "Ann\x07", "\x1b[31mAnn", "   "])
+def test_a_bad_name_is_refused_before_the_game_starts(tmp_path, name):
+    """--name is checked first: exit 2 with the one-line reason, no game played or saved,
+    no leaderboard written (it was reported, then played and saved with the bad name)."""
+    from click.testing import CliRunner
+
+    from ai.daily import LeaderboardError
+    from ai.tui import main
+
+    save, lb = tmp_path / "day.json", tmp_path / "lb.sqlite3"
+    run = CliRunner().invoke(main, ["--daily", "--new", "--name", name, "--save", str(save),
+                                    "--leaderboard", str(lb)], input="p\n" * 50)
+    assert run.exit_code == 2, run.output
+    assert "Invalid value for '--name': a name has 1 to 40 printable characters" in run.output
+    assert "Traceback" not in run.output and "Your call" not in run.output
+    assert not save.exists() and not lb.exists()
+    # open_game refuses it too, before reading or asking anything
+    with pytest.raises(LeaderboardError, match="1 to 40 printable characters"):
+        open_game(daily=True, level="easy", seed=None, save=str(save), name=name, new=False,
+                  screen=Driver([]).screen(), leaderboard=str(lb))
+    assert not save.exists() and not lb.exists()
+
+
 # --------------------------------------------------------------------------------------
 # tmux: the real program in a real (virtual) terminal of 80 x 24
 # --------------------------------------------------------------------------------------

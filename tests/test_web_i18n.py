@@ -208,3 +208,51 @@ def test_a_language_is_added_without_touching_code(tmp_path):
     with pytest.raises(ValueError):
         update_catalogs(str(base), new=["../x"])
     assert not os.path.exists(tmp_path / "x")
+
+
+def _snapshot(base):
+    return {str(p.relative_to(base)): p.read_bytes() for p in sorted(base.rglob("*"))
+            if p.is_file()}
+
+
+@pytest.mark.parametrize("lang, reason", [
+    ("zz_INVALID!!", "not a language code"), ("../x", "not a language code"),
+    ("de", "de already has a catalog"), ("en", "en is the source language")])
+def test_init_refuses_a_bad_or_existing_language_before_writing(tmp_path, monkeypatch,
+                                                                 lang, reason):
+    """``translations init`` checks its argument first: a bad code, English or a language
+    with a catalog exits 2 with the reason and writes nothing (the template was rewritten
+    before the code was checked, and an existing language's catalogs silently rewritten).
+    The command runs on a copy of the catalogs, so the tracked files stay as they are."""
+    from click.testing import CliRunner
+
+    from ai.web import i18n
+    base = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, base)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", str(base))
+    before = _snapshot(base)
+    run = CliRunner().invoke(i18n.translations_command, ["init", lang])
+    assert run.exit_code == 2, run.output
+    assert f"Error: Invalid value for LANG: {reason}" in run.output
+    assert ("translations update" in run.output) == (lang == "de")
+    assert _snapshot(base) == before
+    assert not (tmp_path / "x").exists()
+    with pytest.raises(ValueError, match=reason):
+        update_catalogs(str(base), new=[lang])
+    assert _snapshot(base) == before
+
+
+def test_init_starts_a_new_language(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from ai.web import i18n
+    base = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, base)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", str(base))
+    run = CliRunner().invoke(i18n.translations_command, ["init", "fr"])
+    assert run.exit_code == 0, run.output
+    assert str(base / "fr" / "LC_MESSAGES" / "ddsolver.po") in run.output
+    assert "fr" in available_languages(str(base))
+    # a second init of the same language is refused
+    again = CliRunner().invoke(i18n.translations_command, ["init", "fr"])
+    assert again.exit_code == 2 and "fr already has a catalog" in again.output

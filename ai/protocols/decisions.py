@@ -342,13 +342,17 @@ class PlayerSpec:
 
     @classmethod
     def from_json(cls, obj, *, max_time_budget: float = 60.0,
-                  defaults: Optional[dict] = None) -> "PlayerSpec":
+                  defaults: Optional[dict] = None,
+                  time_limit: Optional[float] = None) -> "PlayerSpec":
         """Read a player object (``None`` for the defaults).
 
         :param max_time_budget: the largest ``time_budget`` allowed (seconds); the level's
             own budget is also capped to it.
         :param defaults: settings used where the object gives none (e.g. a server's
             ``{"threads": 1}``).
+        :param time_limit: a hard limit per decision (seconds) given to the computer
+            (:attr:`ai.cardplay.PlaySettings.time_limit`: past it no more layouts are
+            solved, ``min_samples`` or not); ``None``: none.
         :raises ProtocolError: ``bad_message`` naming the field.
         """
         obj = {} if obj is None else obj
@@ -395,6 +399,8 @@ class PlayerSpec:
         lead_budget = getattr(base, "lead_time_budget", None)
         if lead_budget is not None and lead_budget > max_time_budget:
             overrides["lead_time_budget"] = float(max_time_budget)
+        if time_limit is not None:
+            overrides["time_limit"] = float(time_limit)
         return cls(level, seed, tuple(sorted(overrides.items())))
 
     def make(self):

@@ -5,7 +5,8 @@ deciding seat sees it (a *view object*, :func:`ai.protocols.decisions.view_from_
 optionally a *player object* (:class:`ai.protocols.decisions.PlayerSpec`), and answers JSON:
 
 ==========================  =========================================================
-``GET  /api/info``          engine name, version, protocol version, levels, limits
+``GET  /api/info``          engine name, version, protocol version, levels, limits (also
+                            ``HEAD``)
 ``POST /api/call``          the seat's call with its explanation
 ``POST /api/card``          the seat's card (declarer's view: dummy's card when due)
 ``POST /api/explain``       the meaning of a call made (``index``) or possible (``call``)
@@ -18,8 +19,11 @@ Errors answer ``{"error": {"code": ..., "message": ...}}`` with an HTTP status (
 JSON, 413 body too large, 404 unknown path, 405 bad method, 409 not this seat's turn, 422
 an invalid or impossible request, 503 busy, 504 time limit).  Limits: request bodies of at
 most ``max_body`` bytes; each decision at most ``time_limit`` seconds (a decision that
-overruns is answered 504 while the server keeps answering other requests; the computation
-finishes in its worker thread, whose slot stays taken until then); at most
+overruns is answered 504 while the server keeps answering other requests; the computer is
+given the limit as its hard :attr:`ai.cardplay.PlaySettings.time_limit`, so that its
+computation stops soon after, in its worker thread, whose slot stays taken until then); a
+player's ``time_budget`` at most :data:`BUDGET_SHARE` of the limit (the budget is a target
+that a decision may overrun by a few layouts, besides dealing them); at most
 ``max_concurrent`` decisions at once (more are answered 503).  The server binds to
 127.0.0.1 unless told otherwise.  Documented for frontend authors in
 ``docs/protocol-http.md``.
@@ -33,13 +37,14 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import List, Literal, Optional, Tuple, Union
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ai.protocols.decisions import (
@@ -56,12 +61,17 @@ from ai.protocols.decisions import (
     view_from_json,
 )
 
-__all__ = ["DEFAULT_MAX_BODY", "DEFAULT_TIME_LIMIT", "create_app", "make_server", "serve"]
+__all__ = ["BUDGET_SHARE", "DEFAULT_MAX_BODY", "DEFAULT_TIME_LIMIT", "create_app",
+           "make_server", "serve"]
 
 #: default largest request body, bytes
 DEFAULT_MAX_BODY = 64 * 1024
 #: default longest decision, seconds
 DEFAULT_TIME_LIMIT = 10.0
+#: the largest ``time_budget`` of a player object (and of a level), as a share of the time
+#: limit: a budget as long as the limit would end past it (the budget is a target, not a
+#: cap, and dealing the layouts and starting a new computer take time too)
+BUDGET_SHARE = 0.5
 
 STATUS = {
     "bad_json": 400, "bad_message": 422, "unknown_type": 422, "bad_notation": 422,
@@ -106,7 +116,12 @@ class View(BaseModel):
 
 
 class Player(BaseModel):
-    """Which computer decides: level, seed and setting overrides (all optional)."""
+    """Which computer decides: level, seed and setting overrides (all optional).
+
+    The schema only documents the object: requests carry it unvalidated
+    (:data:`PlayerObject`), and :meth:`ai.protocols.decisions.PlayerSpec.from_json` checks
+    it exactly as the JSON engine does (no text or boolean for a number, no fraction for an
+    integer, ``null`` only for ``seed``)."""
 
     model_config = ConfigDict(extra="forbid")
     level: Literal["easy", "medium", "hard"] = "medium"
@@ -116,15 +131,21 @@ class Player(BaseModel):
     samples: Optional[int] = Field(None, ge=1, le=500)
     lead_samples: Optional[int] = Field(None, ge=1, le=500)
     min_samples: Optional[int] = Field(None, ge=1, le=500)
-    time_budget: Optional[float] = Field(None, gt=0, description="Seconds per card "
-                                                                 "(capped by the server).")
-    threads: Optional[int] = Field(None, ge=1)
+    time_budget: Optional[float] = Field(None, gt=0, description="Seconds per card, at "
+                                                                 "most max_time_budget "
+                                                                 "(/api/info).")
+    threads: Optional[int] = Field(None, ge=1, description="1..the number of cores.")
+
+
+#: the player object of a request: published with the :class:`Player` schema, passed on as
+#: it was sent, for :meth:`PlayerSpec.from_json` to check as the JSON engine does
+PlayerObject = SkipValidation[Optional[Player]]
 
 
 class DecisionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     view: View
-    player: Optional[Player] = None
+    player: PlayerObject = None
 
 
 class ExplainRequest(BaseModel):
@@ -134,7 +155,7 @@ class ExplainRequest(BaseModel):
                                                          "index (0 = dealer's first call).")
     call: Optional[str] = Field(None, max_length=20,
                                 description="Or explain this call as made now.")
-    player: Optional[Player] = None
+    player: PlayerObject = None
 
 
 class StateRequest(BaseModel):
@@ -223,6 +244,8 @@ class StateAnswer(BaseModel):
 class Limits(BaseModel):
     max_body: int = Field(description="The largest request body, bytes.")
     time_limit: float = Field(description="The longest decision, seconds.")
+    max_time_budget: float = Field(description="The largest time_budget of a player "
+                                               "object, seconds (half the time limit).")
     max_concurrent: int = Field(description="Decisions computed at once.")
 
 
@@ -322,10 +345,16 @@ class _Decider:
         self._running = 0
         self._lock = threading.Lock()
 
-    def spec(self, player: Optional[Player]) -> PlayerSpec:
-        obj = None if player is None else player.model_dump(exclude_none=True)
-        return PlayerSpec.from_json(obj, max_time_budget=self.time_limit,
-                                    defaults=self.player_defaults)
+    @property
+    def max_time_budget(self) -> float:
+        return self.time_limit * BUDGET_SHARE
+
+    def spec(self, player) -> PlayerSpec:
+        """The spec of a request's player object, as sent (unvalidated JSON, or ``None``).
+
+        :raises ProtocolError: ``bad_message``, as for the JSON engine."""
+        return PlayerSpec.from_json(player, max_time_budget=self.max_time_budget,
+                                    defaults=self.player_defaults, time_limit=self.time_limit)
 
     async def run(self, fn, *args):
         with self._lock:
@@ -333,20 +362,29 @@ class _Decider:
                 raise ProtocolError("busy", f"{self._running} decisions are running (at most "
                                     f"{self.max_concurrent}); try again")
             self._running += 1
+        start = time.monotonic()
+        ended = []
 
         def work():
             try:
                 return fn(*args)
             finally:
+                ended.append(time.monotonic())
                 with self._lock:
                     self._running -= 1
 
         future = self.executor.submit(work)
+        late = ProtocolError("timeout", f"the decision took longer than "
+                             f"{self.time_limit:g} s")
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.time_limit)
+            result = await asyncio.wait_for(asyncio.wrap_future(future), self.time_limit)
         except asyncio.TimeoutError:
-            raise ProtocolError("timeout", f"the decision took longer than "
-                                f"{self.time_limit:g} s") from None
+            raise late from None
+        if ended and ended[0] - start > self.time_limit:
+            # it ended past the limit (cut short by it), but reached the event loop before
+            # the loop's clock did (a busy loop): still too late
+            raise late
+        return result
 
     def decide(self, answer, view, spec, **kwargs):
         with self.pool.player(spec) as player:
@@ -363,8 +401,9 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
     """The FastAPI application of the robot API.
 
     :param max_body: the largest request body, bytes (413 beyond).
-    :param time_limit: the longest decision, seconds (504 beyond; also the largest
-        ``time_budget`` a player object may ask for).
+    :param time_limit: the longest decision, seconds (504 beyond; also the computer's hard
+        time limit, and :data:`BUDGET_SHARE` of it the largest ``time_budget`` a player
+        object may ask for).
     :param max_concurrent: decisions computed at once (503 beyond).
     :param player_defaults: settings every player object starts from (e.g.
         ``{"threads": 1}``).
@@ -398,7 +437,7 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
     app.state.decider = decider
     app.add_middleware(BodyLimit, max_body=max_body)
     limits = {"max_body": max_body, "time_limit": time_limit,
-              "max_concurrent": max_concurrent}
+              "max_time_budget": decider.max_time_budget, "max_concurrent": max_concurrent}
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(request: Request, exc: ProtocolError):
@@ -413,11 +452,12 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
             return _error_response(ProtocolError("bad_json", "the body is not valid JSON: "
                                                  + str(first.get("msg", ""))[:200]))
         if loc == ("body",):
-            if first.get("type") == "missing" or isinstance(first.get("input"),
-                                                            (bytes, str)):
+            # no body, or one not read as JSON (another Content-Type): bytes
+            if first.get("type") == "missing" or isinstance(first.get("input"), bytes):
                 return _error_response(ProtocolError(
                     "bad_json", "the body must be a JSON object (Content-Type: "
                     "application/json)"))
+            # JSON, but not an object: text, a number, a list, true, null
             return _error_response(ProtocolError("bad_message", "the body must be a JSON "
                                                  "object with a 'view'"))
         where = ".".join(str(x) for x in loc if x != "body")
@@ -453,6 +493,10 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
         out = info()
         out["limits"] = limits
         return out
+
+    # HEAD where GET is: the same answer, whose body the server does not send
+    app.add_api_route("/api/info", get_info, methods=["HEAD"], response_model=Info,
+                      include_in_schema=False)
 
     @app.post("/api/call", response_model=CallAnswer, responses=_ERRORS,
               summary="The seat's call, with its explanation")

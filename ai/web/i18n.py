@@ -301,10 +301,26 @@ def _write_po(path: str, catalog) -> None:
 
 def update_catalogs(locale_dir: Optional[str] = None, new: Iterable[str] = ()) -> List[str]:
     """Extract the template, write ``ddsolver.pot`` and merge it into every catalog (and
-    create catalogs for the languages in ``new``).  Returns the files written."""
+    create catalogs for the languages in ``new``).  Returns the files written.
+
+    :raises ValueError: for a language of ``new`` that is not a language code (``fr``,
+        ``pt_BR``), is English (the msgids themselves) or already has a catalog (this
+        function without ``new`` merges the template into it); checked before anything is
+        written.
+    """
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po
     base = locale_dir or LOCALE_DIR
+    new = list(new)
+    for lang in new:
+        if not isinstance(lang, str) or not _LANG_RE.match(lang):
+            raise ValueError(f"not a language code: {lang!r} (e.g. fr or pt_BR)")
+        if lang == SOURCE_LANGUAGE:
+            raise ValueError(f"{lang} is the source language: its messages are the msgids "
+                             f"themselves, it has no catalog")
+        if os.path.isfile(_po_path(lang, base)):
+            raise ValueError(f"{lang} already has a catalog, {_po_path(lang, base)} (to "
+                             f"merge new messages into it: ddsolver-ai translations update)")
     template = template_catalog()
     written = []
     pot = os.path.join(base, f"{DOMAIN}.pot")
@@ -312,9 +328,7 @@ def update_catalogs(locale_dir: Optional[str] = None, new: Iterable[str] = ()) -
     written.append(pot)
     langs = [x for x in available_languages(base) if x != SOURCE_LANGUAGE]
     for lang in new:
-        if not _LANG_RE.match(lang):
-            raise ValueError(f"not a language code: {lang!r} (e.g. fr or pt_BR)")
-        if lang not in langs and lang != SOURCE_LANGUAGE:
+        if lang not in langs:
             langs.append(lang)
     for lang in langs:
         path = _po_path(lang, base)
@@ -352,7 +366,8 @@ def _command():
     @group.command("init")
     @click.argument("lang")
     def init(lang):
-        """Start a catalog for LANG (e.g. fr), then translate its msgstr lines."""
+        """Start a catalog for LANG (e.g. fr), then translate its msgstr lines.  A language
+        that has a catalog already is refused ('update' merges new messages into it)."""
         try:
             for path in update_catalogs(new=[lang]):
                 click.echo(path)
