@@ -519,8 +519,8 @@ def parse_lin(text: str, *, source: str | None = None) -> list[PBNGame]:
 def read_lin(source: str | os.PathLike[str] | IO[str] | IO[bytes] | bytes
              ) -> list[PBNGame]:
     """Read LIN games from a path, a file object, bytes, or LIN text (a ``str`` with a line
-    break, or with a ``|`` and naming no existing file, is taken as text; otherwise as a
-    path).
+    break, a blank one, or one with a ``|`` naming no existing file, is taken as text;
+    otherwise as a path).
 
     :raises LINError: for malformed input (see :func:`parse_lin`).
     :raises OSError: if the file cannot be read.

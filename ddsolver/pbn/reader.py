@@ -410,9 +410,10 @@ def parse_pbn(text: str, *, source: str | None = None, errors: str = "raise"
 def read_pbn(source: PathOrFile | bytes, *, errors: str = "raise") -> list[PBNGame]:
     """Read PBN games from a path, a file object, bytes, or PBN text.
 
-    A ``str`` is taken as PBN text when it contains a line break, or a ``[`` and names no
-    existing file; otherwise as a path.  Bytes and files are decoded as UTF-8 (BOM or not), as
-    UTF-16 after a UTF-16 byte-order mark, or else as Latin-1.
+    A ``str`` is taken as PBN text when it contains a line break, is blank (no games), or
+    holds a ``[`` and names no existing file; otherwise as a path.  Bytes and files are
+    decoded as UTF-8 (BOM or not), as UTF-16 after a UTF-16 byte-order mark, or else as
+    Latin-1.
 
     :param errors: ``"raise"`` or ``"keep"`` (see :func:`parse_pbn`).
     :returns: the games (see :func:`parse_pbn`).
