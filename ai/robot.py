@@ -16,7 +16,7 @@ or card whenever it sees the same things, whatever the hidden cards are.
 from __future__ import annotations
 
 import random
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Optional, Union
 
 from ai.cardplay import CardChoice, CardPlayer, PlaySettings
@@ -182,8 +182,6 @@ def _bidder(level: str, system, seed, settings: PlaySettings):
     when there is one)."""
     if level != "hard" or not callable(getattr(system, "candidates", None)):
         return system
-    from dataclasses import replace
-
     from ai.bidding.simulation import SimulatingBidder, SimulationSettings
     bidding = SimulationSettings(threads=settings.threads)
     if settings.time_budget is None or settings.time_budget >= 24 * 3600:
