@@ -147,8 +147,8 @@ class AnalysisReport:
     :ivar boards: one :class:`BoardAnalysis` per game, in file order.
     :ivar format: ``"pbn"`` or ``"lin"``: what was read.
     :ivar source: the file name, if any.
-    :ivar newline: the line end to write the games back with (CRLF when the input had it,
-        or for LIN input; else LF).
+    :ivar newline: the line end to write the games back with: the input's (CRLF, CR alone
+        or LF), CRLF for LIN input.
     :ivar distinct_deals: how many different deals were solved.
     :ivar seconds: wall time of the solving, seconds.
     :ivar checked: whether the file's analysis tags were compared (``check=True``).
@@ -257,8 +257,9 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None
         ``"lin"``.
     :param name: the name for messages (default: the path or the file object's name).
     :returns: ``(games, format, newline)``: the games in file order, ``"pbn"`` or
-        ``"lin"``, and the line end to write them back with (CRLF for LIN input or when
-        the input had CRLF line ends, else LF).
+        ``"lin"``, and the line end to write them back with: CRLF for LIN input or when
+        the input has a CRLF line end, CR when its line ends are CR alone (old Mac
+        files), else LF.
     :raises LINError: for a malformed LIN file, or a LIN input without boards.
     :raises PBNError: for a PBN input without boards, or of which no board can be read
         (the message is the first board's error).
@@ -297,7 +298,12 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None
     if all(g.error is not None for g in games):
         # not one board could be read: the input is not PBN (or not a whole file of it)
         raise PBNError(games[0].error)
-    newline = "\r\n" if kind == "lin" or "\r\n" in text else "\n"
+    if kind == "lin" or "\r\n" in text:
+        newline = "\r\n"
+    elif "\r" in text and "\n" not in text:
+        newline = "\r"  # CR-only line ends (classic Mac OS): written back as they came
+    else:
+        newline = "\n"
     return games, kind, newline
 
 

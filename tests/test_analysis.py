@@ -107,6 +107,25 @@ def test_report_write_keeps_a_malformed_board_as_it_stands(tmp_path: Path):
     assert b"[DoubleDummyTricks" in data
 
 
+@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n"])
+def test_report_write_keeps_the_line_ends_of_the_input(tmp_path: Path, newline: str):
+    # CR alone (classic Mac OS files) is kept as CRLF and LF are
+    bad = '[Board "2"]\n[Deal "N:AKQ.x"\n'
+    src = tmp_path / "in.pbn"
+    src.write_bytes(("% PBN 2.1\n" + game(1, TOPS) + "\n" + bad).replace("\n", newline)
+                    .encode())
+    assert read_games(src)[2] == newline
+    report = analyse_file(src)
+    assert report.newline == newline and report.analysed == 1 and report.malformed == 1
+    out = tmp_path / "out.pbn"
+    report.write(out)
+    data = out.read_bytes().decode("latin-1")
+    assert data.endswith(bad.replace("\n", newline)) and "[DoubleDummyTricks" in data
+    # every line ends so, and no other line end is left
+    stripped = data.replace(newline, "")
+    assert "\r" not in stripped and "\n" not in stripped
+
+
 def test_read_games_formats_and_errors(tmp_path: Path):
     lin = DATA / "bbo_robot_session_8.lin"
     games, kind, newline = read_games(lin)

@@ -282,6 +282,19 @@ def test_analyse_writes_tags_and_keeps_the_rest(small_pbn: Path):
     assert "DD tables" not in result.stderr
 
 
+def test_analyse_keeps_cr_only_line_ends(small_pbn: Path, tmp_path: Path):
+    # an old Mac file (CR alone ends each line) is written back with CR line ends
+    mac = tmp_path / "mac.pbn"
+    mac.write_bytes(small_pbn.read_bytes().replace(b"\n", b"\r"))
+    out = tmp_path / "mac.analysed.pbn"
+    result = run("analyse", mac, "-q")
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    assert b"\n" not in data and data.startswith(b"% PBN 2.1\r")
+    assert [g.board for g in read_pbn(out)] == [1, 2, 3]
+    assert b'[OptimumScore "NS 1520"]\r' in data
+
+
 def test_analyse_stdout_and_threads(small_pbn: Path):
     result = run("analyse", small_pbn, "-o", "-", "--threads", "2", "-q")
     assert result.exit_code == 0

@@ -5,7 +5,7 @@ several games per file separated by semi-empty lines (section 3; a second ``Even
 ``Board`` tag, or any tag repeated after the ``Deal``, with no empty line before it also
 starts a new game, with a warning), ``%`` escape lines (2.4), ``{}`` comments over several
 lines and ``;`` rest-of-line comments (3.8), tag pairs with stray white space such as
-``[ Auction "E"]`` or spanning lines (3.3), CRLF or LF line ends, UTF-8 with or without
+``[ Auction "E"]`` or spanning lines (3.3), CRLF, CR or LF line ends, UTF-8 with or without
 BOM, UTF-16 with a BOM, or Latin-1 (2.2), ``#``/``##`` inherited tag values (4.8).  The
 sections after the tags are kept verbatim and read by the game on demand.
 
