@@ -360,9 +360,10 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
     :param progress: called with each finished table (a progress bar's update).
     :param format, source, newline: recorded in the report (see :class:`AnalysisReport`).
     :returns: the :class:`AnalysisReport`.
-    :raises TypeError: if ``games`` holds something other than :class:`PBNGame`, or
-        ``executor`` has no ``submit`` method.
-    :raises ValueError: if ``threads`` is not a positive integer or ``None``.
+    :raises TypeError: if ``games`` holds something other than :class:`PBNGame`,
+        ``executor`` has no ``submit`` method, or ``threads`` is neither ``None`` nor an
+        integer (a float, a string or a bool).
+    :raises ValueError: if ``threads`` is an integer below 1.
     :raises Exception: whatever ``executor`` raises for a table it could not solve (a
         Dask worker that died, a lost connection).
     :raises PBNError: if a game's analysis tags cannot be written (the message names the
@@ -374,9 +375,7 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
     for game in games:
         if not isinstance(game, PBNGame):
             raise TypeError(f"analyse_games needs PBNGames, got {type(game).__name__}")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
-        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    _solver._check_threads(threads)
     boards = [_prepare(g) for g in games]
     todo = [b for b in boards if b.skipped is None]
     unique: dict[str, Deal] = {}
@@ -429,6 +428,7 @@ def analyse_file(source: Source, *, format: str = "auto", threads: int | None = 
     :raises TypeError, ValueError: as :func:`read_games` and :func:`analyse_games`.
     :raises KeyboardInterrupt: on Ctrl-C.
     """
+    _solver._check_threads(threads)  # a bad argument fails before the file is read
     games, kind, newline = read_games(source, format=format, name=name)
     source_name = games[0].source if games else name
     return analyse_games(games, threads=threads, check=check, progress=progress,

@@ -121,6 +121,22 @@ def _is_integer(x) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
+def _check_threads(threads) -> None:
+    """A ``threads`` argument: ``None`` or an integer >= 1 (as :class:`Solver` checks
+    ``memory_mb``: the wrong type is a TypeError, an integer out of range a ValueError).
+
+    :raises TypeError: if ``threads`` is neither ``None`` nor an integer (a bool, a float
+        or a string included).
+    :raises ValueError: if ``threads`` is an integer below 1.
+    """
+    if threads is None:
+        return
+    if not _is_integer(threads):
+        raise TypeError(f"threads must be an integer or None, got {threads!r}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+
+
 def _check_guess(guess) -> int:
     """The engine's guess argument: -1 for None, else an integer 0..13."""
     if guess is None:
@@ -184,8 +200,9 @@ class Solver:
     solve in parallel use one Solver per thread, as :func:`dd_tables` does.
 
     :param memory_mb: cap on the table's memory, MiB (default :data:`DEFAULT_MEMORY_MB`).
-    :raises TypeError: if ``memory_mb`` is not an integer.
-    :raises ValueError: if ``memory_mb`` is below 1.
+    :raises TypeError: if ``memory_mb`` is not an integer (a float, a string, a bool or
+        None).
+    :raises ValueError: if ``memory_mb`` is an integer below 1.
     :raises MemoryError: if the table cannot be allocated.
     """
 
@@ -448,15 +465,15 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
         process pool, ...) to run :func:`dd_table` on instead; ``threads`` is then ignored.
     :param progress: optional callable called with each finished table (for progress bars).
     :raises InvalidDealError: if a deal is not complete.
-    :raises TypeError: if ``deals`` is a single Deal, a string or not iterable, or
-        ``executor`` has no ``submit`` method.
-    :raises ValueError: if ``threads`` is not a positive integer or None.
+    :raises TypeError: if ``deals`` is a single Deal, a string or not iterable,
+        ``executor`` has no ``submit`` method, or ``threads`` is neither None nor an
+        integer (a float, a string or a bool).
+    :raises ValueError: if ``threads`` is an integer below 1.
     :raises KeyboardInterrupt: on Ctrl-C (or what a signal handler raises); on its own
         threads the searches running stop within about 50 ms and no further table starts.
         With an ``executor`` the tables already submitted run to their end.
     """
-    if threads is not None and (not _is_integer(threads) or threads < 1):
-        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    _check_threads(threads)
     if isinstance(deals, (Deal, str, bytes)) or not isinstance(deals, abc.Iterable):
         raise TypeError("dd_tables takes an iterable of Deals (for one deal use dd_table; "
                         "for PBN text, Deal.from_pbn)")

@@ -150,7 +150,16 @@ def test_analyse_games_rejects_bad_arguments():
     games = parse_pbn(game(1, TOPS))
     with pytest.raises(TypeError, match="PBNGames"):
         analyse_games(["not a game"])
-    for threads in (0, -1, 1.5, True):
+    # as Solver's memory_mb: the wrong type is a TypeError, an integer out of range a
+    # ValueError, and analyse_file checks before it reads the file
+    for threads in (1.5, 2.0, "2", True):
+        with pytest.raises(TypeError, match="threads"):
+            analyse_games(games, threads=threads)
+        with pytest.raises(TypeError, match="threads"):
+            analyse_file(Path("no such file.pbn"), threads=threads)
+    for threads in (0, -1):
         with pytest.raises(ValueError, match="threads"):
             analyse_games(games, threads=threads)
+        with pytest.raises(ValueError, match="threads"):
+            analyse_file(Path("no such file.pbn"), threads=threads)
     assert games[0].get("DoubleDummyTricks") is None

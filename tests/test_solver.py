@@ -1319,6 +1319,21 @@ def test_dd_tables_rejects_pbn_text_and_takes_numpy_threads():
     assert all(np.array_equal(t.to_array(), rec.table) for t in tables)
 
 
+@pytest.mark.parametrize("bad", [1.5, 2.0, "2", True])
+def test_dd_tables_threads_of_the_wrong_type_is_type_error(bad):
+    # as Solver(memory_mb=...): a count of the wrong type is a TypeError naming it
+    deals = [read_dds_file(DATA / "list100.txt")[0].deal]
+    with pytest.raises(TypeError, match="threads"):
+        dd_tables(deals, threads=bad)
+
+
+@pytest.mark.parametrize("bad", [0, -1, np.int64(0)])
+def test_dd_tables_threads_below_one_is_value_error(bad):
+    deals = [read_dds_file(DATA / "list100.txt")[0].deal]
+    with pytest.raises(ValueError, match="threads"):
+        dd_tables(deals, threads=bad)
+
+
 def test_solver_absurd_memory_is_memory_error():
     with pytest.raises(MemoryError, match="memory_mb"):
         Solver(memory_mb=2 ** 70)
