@@ -19,6 +19,7 @@ gets a message and a new prompt.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -30,6 +31,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ai.chicago import (
+    SAVE_FORMAT,
     BoardSeries,
     ChicagoMatch,
     SavedGameError,
@@ -692,6 +694,9 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
 
     :raises LeaderboardError: for a ``name`` that is not 1 to 40 printable characters
         (checked first, before anything is read or asked).
+    :raises SavedGameError: if ``save`` holds an unfinished game of the other kind (a
+        Chicago match when ``daily``, the boards of the day otherwise) and ``new`` is
+        false: it is not replaced without being asked to.
     """
     if name is not None:
         name = _check_name(name)
@@ -704,6 +709,12 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
                                  f"one.")
         if saved is not None and saved.is_finished:
             saved = None
+    other = ChicagoMatch if daily else DailyBoards
+    if isinstance(saved, other):
+        what = "an unfinished Chicago match" if daily else "unfinished boards of the day"
+        raise SavedGameError(
+            f"{save} holds {what}: resume it "
+            f"{'without' if daily else 'with'} --daily, or give --new to replace it")
     if daily:
         today = (date or local_today()).isoformat()
         if isinstance(saved, DailyBoards) and saved.date == today and (
@@ -733,6 +744,28 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
                             f"of 4, N-S {ns}, E-W {ew})?", True):
             return saved
     return ChicagoMatch(seed, settings={"level": level}, path=save)
+
+
+def _not_a_saved_game(path) -> Optional[str]:
+    """Why the existing file ``path`` is not a ddsolver saved game (another program's file:
+    a PBN hand record, notes, other JSON), or ``None`` when it is one or does not exist.
+    Only the outer layout is looked at (a JSON object whose ``format`` is
+    :data:`ai.chicago.SAVE_FORMAT`); a damaged saved game of ours passes and is reported
+    by :func:`open_game`."""
+    if not os.path.exists(path) or os.path.isdir(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16 << 20)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    try:
+        data = json.loads(head.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return "exists and is not a ddsolver saved game (not JSON)"
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        return "exists and is not a ddsolver saved game (JSON of another kind)"
+    return None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -765,11 +798,20 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
         except LeaderboardError as exc:
             raise click.BadParameter(str(exc), param_hint="'--name'") from None
     screen = Screen(ascii=True if ascii_ else None)
+    if save is not None:
+        problem = _not_a_saved_game(save)
+        if problem is not None:
+            raise click.BadParameter(
+                f"{save} {problem}: it is left untouched (a saved game would overwrite "
+                f"it); give the name of a new file or of a ddsolver saved game",
+                param_hint="'--save'")
     if save is None:
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
     try:
         game = open_game(daily=daily, level=level, seed=seed, save=save, name=name,
                          new=new, screen=screen, leaderboard=leaderboard)
+    except SavedGameError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--save'") from None
     except (QuitGame, KeyboardInterrupt):
         screen.say("\nBye.")
         sys.exit(0)

@@ -14,7 +14,7 @@ import time
 import pytest
 from rich.console import Console
 
-from ai.chicago import ChicagoMatch
+from ai.chicago import ChicagoMatch, SavedGameError
 from ai.daily import DailyBoards, Leaderboard
 from ai.tui import Screen, TerminalGame, open_game
 from ddsolver.cards import Card
@@ -363,6 +363,49 @@ def test_the_command_reports_bad_files_without_a_traceback(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "The saved game cannot be used" in run.stdout
     assert "not JSON" in run.stdout
+
+
+def test_save_never_overwrites_a_file_that_is_not_a_saved_game(tmp_path):
+    # --save given a hand record (--pbn mistyped as --save) or notes: refused, file kept
+    env = {**os.environ, "PYTHONPATH": ROOT, "XDG_DATA_HOME": str(tmp_path / "data")}
+    for name, text in (("hands.pbn", '[Event "club"]\n[Board "1"]\n'),
+                       ("notes.txt", "my notes\n"), ("other.json", '{"name": "x"}')):
+        path = tmp_path / name
+        path.write_text(text)
+        for extra in ([], ["--new"], ["--daily", "--name", "Ann"]):
+            run = subprocess.run([sys.executable, "-m", "ai.tui", "--save", str(path),
+                                  *extra], env=env, cwd=ROOT, input="quit\n",
+                                 capture_output=True, text=True, timeout=60)
+            assert run.returncode == 2, (name, extra, run.stdout, run.stderr)
+            assert "is not a ddsolver saved game" in run.stderr
+            assert "left untouched" in run.stderr and "Traceback" not in run.stderr
+            assert path.read_text() == text
+
+
+def test_an_unfinished_game_of_the_other_kind_is_not_replaced_silently(tmp_path):
+    save = tmp_path / "game.json"
+    DailyBoards("2026-12-05", settings={"name": "Ann", "practice": False,
+                                        "level": "medium"}, path=save).save()
+    before = save.read_bytes()
+    with pytest.raises(SavedGameError, match="unfinished boards of the day: resume it "
+                                             "with --daily, or give --new"):
+        open_game(daily=False, level="medium", seed=1, save=str(save), name=None,
+                  new=False, screen=Driver([]).screen())
+    assert save.read_bytes() == before
+    game = open_game(daily=False, level="medium", seed=1, save=str(save), name=None,
+                     new=True, screen=Driver([]).screen())
+    assert isinstance(game, ChicagoMatch)
+    ChicagoMatch(seed=1, path=save).save()
+    with pytest.raises(SavedGameError, match="an unfinished Chicago match: resume it "
+                                             "without --daily"):
+        open_game(daily=True, level="medium", seed=1, save=str(save), name="Ann",
+                  new=False, screen=Driver([]).screen())
+    env = {**os.environ, "PYTHONPATH": ROOT, "XDG_DATA_HOME": str(tmp_path / "data")}
+    run = subprocess.run([sys.executable, "-m", "ai.tui", "--daily", "--name", "Ann",
+                          "--save", str(save)], env=env, cwd=ROOT, input="",
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "an unfinished Chicago match" in run.stderr
+    assert "Traceback" not in run.stderr
 
 
 def test_a_refused_claim_then_play_goes_on(tmp_path):
