@@ -46,6 +46,7 @@ import hashlib
 import os
 import re
 import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -334,10 +335,22 @@ def default_leaderboard_path() -> str:
 
 
 def _check_name(name) -> str:
+    """A leaderboard name as stored: Unicode NFKC form (full-width and other compatibility
+    letters become the plain ones, so that "Ｂｏｂ" is "Bob"), runs of white space made one
+    space, 1 to 40 characters of which none is a control, format (zero-width, bidirectional
+    override, byte-order mark), private-use, unassigned or line/paragraph separator
+    character (Unicode categories C*, Zl, Zp).
+
+    :raises LeaderboardError: for a missing name, a non-string or a name that breaks these.
+    """
+    if name is None:
+        raise LeaderboardError("a name is required (1 to 40 printable characters)")
     if not isinstance(name, str):
         raise LeaderboardError(f"a name must be text, got {type(name).__name__}")
-    clean = " ".join(name.split())
-    if not _NAME_RE.fullmatch(clean):
+    clean = " ".join(unicodedata.normalize("NFKC", name).split())
+    bad = [c for c in clean if unicodedata.category(c)[0] == "C"
+           or unicodedata.category(c) in ("Zl", "Zp")]
+    if bad or not _NAME_RE.fullmatch(clean):
         raise LeaderboardError(f"a name has 1 to 40 printable characters, got {name!r}")
     return clean
 

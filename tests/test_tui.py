@@ -184,7 +184,8 @@ def test_the_boards_of_the_day_and_the_leaderboard(tmp_path):
     assert "ann has played today's boards already" in d2.shown()
 
 
-@pytest.mark.parametrize("name", ["x" * 50, "Ann\x07", "\x1b[31mAnn", "   "])
+@pytest.mark.parametrize("name", ["x" * 50, "Ann\x07", "\x1b[31mAnn", "   ", "Bob\u200b",
+                                  "\u202eevil", "\u0085x\u009b31m", "\ufeff"])
 def test_a_bad_name_is_refused_before_the_game_starts(tmp_path, name):
     """--name is checked first: exit 2 with the one-line reason, no game played or saved,
     no leaderboard written (it was reported, then played and saved with the bad name)."""
@@ -363,6 +364,20 @@ def test_the_command_reports_bad_files_without_a_traceback(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "The saved game cannot be used" in run.stdout
     assert "not JSON" in run.stdout
+
+
+def test_a_name_is_stored_in_its_plain_unicode_form(tmp_path):
+    from ai.daily import LeaderboardError, _check_name
+    assert _check_name("\uff22\uff4f\uff42") == "Bob"        # full-width letters
+    assert _check_name("  Zoë   Smith ") == "Zoë Smith"
+    assert _check_name("Zoe\u0308") == "Zoë"                    # combined into one letter
+    with pytest.raises(LeaderboardError, match="a name is required"):
+        _check_name(None)
+    with Leaderboard(tmp_path / "lb.sqlite3") as lb:
+        results = ("4HS+1 +650", "3NTE-2 +200", "Pass 0", "2SN= +110")
+        lb.record("Bob", "2026-12-05", 960, results)
+        with pytest.raises(LeaderboardError, match="already"):
+            lb.record("\uff22\uff4f\uff42", "2026-12-05", 960, results)
 
 
 def test_save_never_overwrites_a_file_that_is_not_a_saved_game(tmp_path):
