@@ -331,3 +331,28 @@ def test_the_web_command_refuses_a_data_dir_it_cannot_create(tmp_path):
     blocker.write_text("")
     r = CliRunner().invoke(main, ["web", "--port", "0", "--data-dir", str(blocker / "d")])
     assert r.exit_code == 2 and "'--data-dir'" in r.output, (r.output, r.exception)
+
+
+def test_errors_about_files_do_not_show_where_the_server_keeps_them(tmp_path):
+    """A damaged match file or an unusable leaderboard is reported by file name only: the
+    client is not told the server's directories."""
+    (tmp_path / "lb.sqlite3").write_text("name,score\n")      # not a leaderboard
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        (tmp_path / "data" / "matches" / f"{mid}.json").write_text("{broken")
+    with _client(tmp_path) as c:                               # read from the file again
+        r = c.get(f"/web/api/matches/{mid}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
+        message = r.json()["error"]["message"]
+        assert f"{mid}.json" in message and "not JSON" in message
+        r = c.get("/web/api/leaderboard")
+        assert r.status_code == 503
+        board = r.json()["error"]["message"]
+        r = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann"})
+        assert r.status_code == 503
+        daily = r.json()["error"]["message"]
+        for text in (message, board, daily):
+            assert str(tmp_path) not in text, text
+        assert "lb.sqlite3" in board and "not a ddsolver leaderboard" in board
+        assert "lb.sqlite3" in daily

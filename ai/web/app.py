@@ -40,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 
 from .content import rules_in
 from .i18n import available_languages, language_names, negotiate, translations
-from .tables import MatchStore, WebError, WebTable
+from .tables import MatchStore, WebError, WebTable, hide_paths
 
 __all__ = ["STATIC_DIR", "create_web_app", "serve"]
 
@@ -232,7 +232,12 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
 
     @app.get("/web/api/leaderboard", summary="The day's results")
     async def get_leaderboard(date: Optional[str] = Query(None, max_length=10)):
-        from ai.daily import Leaderboard, LeaderboardError, local_today
+        from ai.daily import (
+            Leaderboard,
+            LeaderboardError,
+            default_leaderboard_path,
+            local_today,
+        )
         if date is None:
             date = local_today().isoformat()
         try:
@@ -245,7 +250,8 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
                 with Leaderboard(leaderboard) as lb:
                     return lb.day(day)
             except LeaderboardError as exc:
-                raise WebError("leaderboard", f"the leaderboard cannot be used: {exc}",
+                raise WebError("leaderboard", "the leaderboard cannot be used: "
+                               f"{hide_paths(str(exc), leaderboard or default_leaderboard_path())}",
                                503) from None
 
         entries = await run_in_threadpool(read)

@@ -37,6 +37,7 @@ from ai.daily import (
     Leaderboard,
     LeaderboardError,
     _check_name,
+    default_leaderboard_path,
     load_game,
     local_today,
 )
@@ -100,6 +101,20 @@ class _WebHuman:
 
 def _cards(hand) -> List[str]:
     return [str(c) for c in sorted(hand.cards, key=lambda c: (-int(c.suit), -int(c.rank)))]
+
+
+def hide_paths(text: str, *paths) -> str:
+    """``text`` (an error message for a web client) with each of ``paths`` (as given and
+    made absolute) replaced by its file name: the client learns which file, not where the
+    server keeps it."""
+    for path in paths:
+        if path is None:
+            continue
+        path = os.fspath(path)
+        for form in sorted({path, os.path.abspath(path)}, key=len, reverse=True):
+            if form and os.path.basename(form) != form:
+                text = text.replace(form, os.path.basename(form))
+    return text
 
 
 @dataclass
@@ -551,8 +566,9 @@ class MatchStore:
             with Leaderboard(self.leaderboard) as lb:
                 mine = lb.entry(name, today)
         except LeaderboardError as exc:
-            raise WebError("leaderboard", f"the leaderboard cannot be used: {exc}",
-                           503) from None
+            where = self.leaderboard or default_leaderboard_path()
+            raise WebError("leaderboard", "the leaderboard cannot be used: "
+                           f"{hide_paths(str(exc), where)}", 503) from None
         if mine is not None and not practice:
             raise WebError("already_played", f"{name} has played today's boards already "
                                              f"(score {mine.score:+d})", 409)
@@ -594,7 +610,8 @@ class MatchStore:
                 series = load_game(path)
             except (SavedGameError, OSError) as exc:
                 raise WebError("unknown_match", f"the saved match cannot be read: "
-                                                f"{str(exc)[:200]}", 404) from None
+                                                f"{hide_paths(str(exc), path)[:200]}",
+                               404) from None
             level = series.settings.get("level", "medium")
             if level not in LEVELS:
                 level = "medium"
