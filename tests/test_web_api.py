@@ -165,6 +165,16 @@ def test_bad_requests_get_json_errors_and_change_nothing(tmp_path):
         r = c.post(f"/web/api/matches/{mid}/call", content=b"{\"call\": \"" + b"P" * 100_000
                    + b"\"}", headers={"content-type": "application/json"})
         assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+        # a body that is JSON but not an object: the page's API asks for no 'view'
+        r = c.post("/web/api/matches", json=[])
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_message"
+        assert r.json()["error"]["message"] == "the body must be a JSON object"
+        # the boards of the day are against medium computers: another level is refused
+        r = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann", "level": "hard"})
+        assert r.status_code == 422 and "'level' cannot be chosen" in r.text
+        r = c.post("/web/api/matches", json={"mode": "daily"})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name"
+        assert "a name is required" in r.json()["error"]["message"]
         assert _same(_snapshot(c, mid), before)
         # nothing outside the data directory was written
         assert sorted(os.listdir(tmp_path)) == ["data", "lb.sqlite3"] or \

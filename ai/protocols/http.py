@@ -458,8 +458,9 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
                     "bad_json", "the body must be a JSON object (Content-Type: "
                     "application/json)"))
             # JSON, but not an object: text, a number, a list, true, null
+            what = "" if request.url.path.startswith("/web/") else " with a 'view'"
             return _error_response(ProtocolError("bad_message", "the body must be a JSON "
-                                                 "object with a 'view'"))
+                                                 f"object{what}"))
         where = ".".join(str(x) for x in loc if x != "body")
         msg = str(first.get("msg", "invalid request"))[:300]
         return _error_response(ProtocolError("bad_message",

@@ -53,7 +53,7 @@ _CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 
 class NewMatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["chicago", "daily"] = "chicago"
-    level: Literal["easy", "medium", "hard"] = "medium"
+    level: Optional[Literal["easy", "medium", "hard"]] = None
     name: Optional[str] = Field(None, max_length=200)
     practice: bool = False
 
@@ -182,9 +182,12 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
                         lang: Optional[str] = Query(None, max_length=10)):
         lang = _lang(request, lang)
         if body.mode == "daily":
+            if body.level not in (None, "medium"):
+                raise WebError("bad_message", "the boards of the day are played against "
+                               "medium computers: 'level' cannot be chosen", 422)
             table = await run_in_threadpool(store.new_daily, body.name, body.practice)
         else:
-            table = store.new_chicago(body.level)
+            table = store.new_chicago(body.level or "medium")
         await _step(table, table.start)
         return await _state(table, lang)
 
