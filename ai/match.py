@@ -632,8 +632,11 @@ class MatchResult:
                 lines.append(f"A: {self.mp_mean:.1f}% of the matchpoints +- {mse}")
         where = "Dask" if self.workers is None else f"{self.workers} worker(s)"
         per = self.table_seconds / (2 * n) if n else 0.0
-        lines.append(f"time: {self.elapsed:.1f} s for {self.played} table(s) on {where}; "
-                     f"{per:.2f} s a table on average")
+        resumed = 2 * n - self.played
+        also = f" ({resumed} more from the journal)" if resumed > 0 else ""
+        lines.append(f"time: {self.elapsed:.1f} s for {self.played} table(s) played now"
+                     f"{also} on {where}; {per:.2f} s a table on average over all "
+                     f"{2 * n}")
         return "\n".join(lines)
 
     def to_json(self) -> dict:

@@ -438,6 +438,10 @@ def test_a_killed_run_resumes_to_the_same_results(played, tmp_path):
     resumed = match(3, journal=journal)
     assert resumed.played == 0 and tables(resumed) == tables(result)
     assert read_pbn(out) == match_games(resumed)
+    # the summary of a run that only read the journal says so
+    last = resumed.summary().splitlines()[-1]
+    assert "for 0 table(s) played now (6 more from the journal)" in last, last
+    assert "a table on average over all 6" in last
 
 
 # -- other players ------------------------------------------------------------------------------
