@@ -343,6 +343,28 @@ def test_the_web_command_refuses_a_data_dir_it_cannot_create(tmp_path):
     assert r.exit_code == 2 and "'--data-dir'" in r.output, (r.output, r.exception)
 
 
+def test_the_web_command_warns_of_an_unusable_leaderboard_at_start(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import ai.web.app
+    from ai.cli import main
+
+    served = []
+    monkeypatch.setattr(ai.web.app, "serve", lambda *a, **kw: served.append(kw))
+    bad = tmp_path / "lb.txt"
+    bad.write_text("name,score\n")
+    r = CliRunner().invoke(main, ["web", "--port", "0", "--data-dir", str(tmp_path / "d"),
+                                  "--leaderboard", str(bad)])
+    assert r.exit_code == 0 and served, (r.output, r.exception)
+    assert "Warning: the leaderboard cannot be used" in r.output
+    assert "not a ddsolver leaderboard" in r.output
+    assert bad.read_text() == "name,score\n"
+    good = tmp_path / "lb.sqlite3"
+    r = CliRunner().invoke(main, ["web", "--port", "0", "--data-dir", str(tmp_path / "d"),
+                                  "--leaderboard", str(good)])
+    assert r.exit_code == 0 and "Warning" not in r.output, r.output
+
+
 def test_errors_about_files_do_not_show_where_the_server_keeps_them(tmp_path):
     """A damaged match file or an unusable leaderboard is reported by file name only: the
     client is not told the server's directories."""

@@ -58,6 +58,15 @@ def web_command(host, port, data_dir, leaderboard, ttl, threads, fast, deal_seed
     except OSError as exc:
         raise click.BadParameter(f"cannot create {data_dir}: {exc.strerror}",
                                  param_hint="'--data-dir'") from None
+    from ai.daily import Leaderboard, LeaderboardError
+    try:
+        with Leaderboard(leaderboard):
+            pass
+    except LeaderboardError as exc:
+        # the page still serves Chicago; the boards of the day are refused (503) until fixed
+        click.echo(f"Warning: the leaderboard cannot be used ({exc}): the boards of the day "
+                   f"will be refused until it is fixed or another --leaderboard is given",
+                   err=True)
     click.echo(f"Serving the page on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     serve(host, port, log_level=log_level, data_dir=data_dir, leaderboard=leaderboard,
           ttl=ttl, computer_settings=settings, deal_seed=deal_seed)
