@@ -365,6 +365,18 @@ def test_the_web_command_warns_of_an_unusable_leaderboard_at_start(tmp_path, mon
     assert r.exit_code == 0 and "Warning" not in r.output, r.output
 
 
+def test_two_daily_matches_under_one_name_the_second_says_why_it_is_not_recorded(tmp_path):
+    with _client(tmp_path) as c:
+        first = c.post("/web/api/matches", json={"mode": "daily", "name": "Bob"}).json()
+        second = c.post("/web/api/matches", json={"mode": "daily", "name": "bob"}).json()
+        done = _play_out(c, first)
+        assert done["daily"]["recorded"] is True and done["daily"]["reason"] is None
+        late = _play_out(c, second)
+        assert late["daily"]["recorded"] is False
+        assert late["daily"]["reason"] == "already_played"
+        assert [e["name"] for e in c.get("/web/api/leaderboard").json()["entries"]] == ["Bob"]
+
+
 def test_errors_about_files_do_not_show_where_the_server_keeps_them(tmp_path):
     """A damaged match file or an unusable leaderboard is reported by file name only: the
     client is not told the server's directories."""

@@ -333,7 +333,9 @@ class WebTable:
                 lb.record(name, s.date, s.total, s.result_texts())
             settings["recorded"] = True
         except DuplicateEntryError:
+            # another match under the same name finished first today: one entry a day
             settings["recorded"] = False
+            settings["record_reason"] = "already_played"
         except LeaderboardError as exc:
             settings["recorded"] = False
             settings["record_error"] = str(exc)[:200]
@@ -355,7 +357,8 @@ class WebTable:
         if isinstance(s, DailyBoards):
             out["daily"] = {"date": s.date, "name": s.settings.get("name"),
                             "practice": bool(s.settings.get("practice")),
-                            "recorded": s.settings.get("recorded")}
+                            "recorded": s.settings.get("recorded"),
+                            "reason": s.settings.get("record_reason")}
         if turn.phase in ("between", "over"):
             out["last"] = self._result(s.results[-1], loc, len(s.results)) if s.results \
                 else None

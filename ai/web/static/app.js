@@ -513,6 +513,7 @@
       const d = m.daily;
       if (d.practice) out.push(el("p", {}, t("Practice: the result is not on the leaderboard.")));
       else if (d.recorded) out.push(el("p", { id: "recorded" }, t("Your result is on the leaderboard.")));
+      else if (d.reason === "already_played") out.push(el("p", {}, t("This name already has a result on today's leaderboard: this one is not recorded.")));
       else out.push(el("p", {}, t("The result could not be recorded.")));
       const box = el("div", {});
       out.push(box);
