@@ -419,6 +419,10 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
                                if not auc.is_finished else
                                "cards were played on a passed-out board")
     dummy = None if declarer is None else declarer.partner
+    if plays and plays[0][0] != declarer.lho:
+        # checked before dummy's hand is asked for: the lead out of turn is the problem
+        raise InvalidViewError(f"card 1 ({plays[0][1]}) is attributed to {plays[0][0].name}, "
+                               f"but {declarer.lho.name} was to play")
 
     original_dummy = None
     if dummy is not None and (plays or dummy_hand is not None):

@@ -181,6 +181,10 @@ def test_inconsistent_views_are_refused():
                   dummy_hand=DEAL.south, **kw)
     with pytest.raises(InvalidViewError, match="was to play"):
         seat_view("N", DEAL.north, played=[(Seat.WEST, "H3")], dummy_hand=DEAL.south, **kw)
+    with pytest.raises(InvalidViewError, match=r"card 1 \(H3\) is attributed to WEST, but "
+                                               r"EAST was to play"):
+        # a lead out of turn is named as such, before dummy's missing hand is asked for
+        seat_view("N", DEAL.north, played=[(Seat.WEST, "H3")], **kw)
     with pytest.raises(InvalidViewError, match="twice"):
         seat_view("S", DEAL.south, played=[(Seat.EAST, "H2"), (Seat.SOUTH, "HA"),
                                            (Seat.WEST, "H2")], **kw)
