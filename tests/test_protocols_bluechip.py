@@ -431,6 +431,7 @@ def test_a_stalled_client_makes_the_board_unfinished_and_the_session_goes_on():
     table._apply(actions)
     assert table.run()
     assert tm.finished and [r.finished for r in tm.records] == [False, True]
+    assert tm.end_reason == "all boards dealt, 1 of 2 unfinished"
     assert tm.records[1].spec.number == 2
     for cid, client in table.clients.items():
         assert client.finished and [b.finished for b in client.boards] == [False, True]

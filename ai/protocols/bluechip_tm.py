@@ -814,7 +814,9 @@ class TableManager:
         if self.finished or self.board is not None:
             return
         if self.next_board >= len(self.boards):
-            self._end("all boards played")
+            unfinished = sum(not r.finished for r in self.records)
+            self._end("all boards played" if not unfinished else
+                      f"all boards dealt, {unfinished} of {len(self.records)} unfinished")
             return
         conns = [self._seat_conn(s) for s in Seat]
         if any(c is None or c.stage not in ("ready", "done") for c in conns):
