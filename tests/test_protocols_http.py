@@ -118,6 +118,13 @@ def test_errors_have_a_status_a_code_and_a_message(client):
     view = _view(S, ["1NT", "Pass"])
     _error(client.post("/api/call", content=b"{bad",
                        headers={"content-type": "application/json"}), 400, "bad_json")
+    # the decoder's reason and the place: a truncated body, bytes that are not UTF-8
+    _error(client.post("/api/call", content=b'{"view": {"seat": "N"',
+                       headers={"content-type": "application/json"}), 400, "bad_json",
+           "Expecting ',' delimiter at character 21")
+    _error(client.post("/api/call", content=b'\xff\xfe{}',
+                       headers={"content-type": "application/json"}), 400, "bad_json",
+           "at character 0")
     _error(client.post("/api/call", content=b"", headers={"content-type":
                                                           "application/json"}),
            400, "bad_json")

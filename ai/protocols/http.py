@@ -449,8 +449,13 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
         first = errors[0] if errors else {}
         loc = tuple(first.get("loc", ()))
         if first.get("type") == "json_invalid":
+            # the decoder's reason and where it stopped (FastAPI puts the character
+            # offset after "body" in loc), e.g. "Expecting ',' delimiter at character 19"
+            why = str((first.get("ctx") or {}).get("error") or first.get("msg", ""))
+            at = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else None
+            where = "" if at is None else f" at character {at}"
             return _error_response(ProtocolError("bad_json", "the body is not valid JSON: "
-                                                 + str(first.get("msg", ""))[:200]))
+                                                 + f"{why}{where}"[:200]))
         if loc == ("body",):
             # no body, or one not read as JSON (another Content-Type): bytes
             if first.get("type") == "missing" or isinstance(first.get("input"), bytes):
