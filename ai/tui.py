@@ -324,13 +324,15 @@ class HumanPlayer:
                     continue
                 return call
 
-    @staticmethod
-    def _why_illegal(auction: Auction, call: Call) -> str:
+    def _why_illegal(self, auction: Auction, call: Call) -> str:
         try:
             auction.copy().add(call)
         except BridgeError as exc:
             m = re.search(r"illegal at call \d+: (.*?)(?: \(auction so far.*)?$", str(exc))
-            return f": {m.group(1) if m else exc}"
+            why = m.group(1) if m else str(exc)
+            # the bids it names in the screen's notation (1♠, not 1S)
+            return ": " + re.sub(r"\b[1-7](?:NT|[CDHS])\b",
+                                 lambda b: self.screen.call(Call.from_str(b.group(0))), why)
         return ""
 
     # -- the play -----------------------------------------------------------------------------

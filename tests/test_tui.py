@@ -380,6 +380,27 @@ def test_a_name_is_stored_in_its_plain_unicode_form(tmp_path):
             lb.record("\uff22\uff4f\uff42", "2026-12-05", 960, results)
 
 
+def test_an_illegal_call_is_explained_in_the_screens_notation(tmp_path):
+    """With suit symbols on screen, the reason names the bids with symbols too (it said
+    "1♣ is not legal now: ... the last bid 1NT" but "1S" inside the reason)."""
+    d = Driver(["1C", "p"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    screen = Screen(d.console, d, ascii=False)
+    d.plan.append("quit")
+    assert TerminalGame(game, screen, level="medium", seed=1, computer_settings=FAST).run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert "1♣ is not legal now: insufficient bid: it must be higher than the last bid " \
+           "1NT (by North)." in said[1]
+    # a suit bid named in the reason: Stayman, opener's answer, then 2C again
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "n.json")
+    d = Driver(["2C", "2C", "p", "p", "p", "quit"])
+    screen = Screen(d.console, d, ascii=False)
+    TerminalGame(game, screen, level="medium", seed=1, computer_settings=FAST).run()
+    said = [s for s, _, _ in d.screens]
+    assert re.search(r"2♣ is not legal now: insufficient bid: it must be higher than the "
+                     r"last bid 2[♦♥♠] \(by North\)\.", said[2]), said[2]
+
+
 def test_save_never_overwrites_a_file_that_is_not_a_saved_game(tmp_path):
     # --save given a hand record (--pbn mistyped as --save) or notes: refused, file kept
     env = {**os.environ, "PYTHONPATH": ROOT, "XDG_DATA_HOME": str(tmp_path / "data")}
