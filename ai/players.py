@@ -309,8 +309,8 @@ class SeatView:
 def _parse_calls(auction, dealer: Seat) -> Auction:
     if isinstance(auction, Auction):
         if auction.dealer != dealer:
-            raise InvalidViewError(f"the auction's dealer {auction.dealer.name} is not the "
-                                   f"board's dealer {dealer.name}")
+            raise InvalidViewError(f"the auction's dealer {auction.dealer.name.title()} is not the "
+                                   f"board's dealer {dealer.name.title()}")
         return auction.copy()
     if auction is None:
         return Auction(dealer)
@@ -351,13 +351,13 @@ def _original(hand: Hand, played_by_seat: Sequence[Card], seat: Seat, what: str)
         missing = own & ~hand.mask
         if missing:
             card = next(cards_of_mask(missing))
-            raise InvalidViewError(f"{seat.name} played {card}, which is not in {what} "
+            raise InvalidViewError(f"{seat.name.title()} played {card}, which is not in {what} "
                                    f"{hand.to_pbn()}")
         return hand
     if n == 13 - len(played_by_seat):
         if hand.mask & own:
             card = next(cards_of_mask(hand.mask & own))
-            raise InvalidViewError(f"{card} is both held by {seat.name} and played")
+            raise InvalidViewError(f"{card} is both held by {seat.name.title()} and played")
         return Hand(hand.mask | own)
     if not played_by_seat:
         raise InvalidViewError(f"{what} has {n} card{'s' * (n != 1)}; expected 13")
@@ -406,9 +406,9 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
         if len(explanations) != len(calls):
             raise InvalidViewError(f"{len(explanations)} explanations for {len(calls)} calls")
     plays = _parse_played(played)
-    hand = _as_hand(hand, f"{seat.name}'s hand")
+    hand = _as_hand(hand, f"{seat.name.title()}'s hand")
     own_played = [c for s, c in plays if s == seat]
-    original = _original(hand, own_played, seat, f"{seat.name}'s hand")
+    original = _original(hand, own_played, seat, f"{seat.name.title()}'s hand")
 
     contract = declarer = None
     if auc.is_finished and not auc.is_passed_out:
@@ -421,8 +421,9 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
     dummy = None if declarer is None else declarer.partner
     if plays and plays[0][0] != declarer.lho:
         # checked before dummy's hand is asked for: the lead out of turn is the problem
-        raise InvalidViewError(f"card 1 ({plays[0][1]}) is attributed to {plays[0][0].name}, "
-                               f"but {declarer.lho.name} was to play")
+        first, card = plays[0]
+        raise InvalidViewError(f"card 1 ({card}) is attributed to {first.name.title()}, "
+                               f"but {declarer.lho.name.title()} was to play")
 
     original_dummy = None
     if dummy is not None and (plays or dummy_hand is not None):
@@ -446,7 +447,7 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
                                            "dummy's hand")
                 if original_dummy.mask & original.mask:
                     card = next(cards_of_mask(original_dummy.mask & original.mask))
-                    raise InvalidViewError(f"{card} is in both {seat.name}'s hand and "
+                    raise InvalidViewError(f"{card} is in both {seat.name.title()}'s hand and "
                                            f"dummy's")
     elif dummy_hand is not None:
         raise InvalidViewError("dummy's hand is not faced before the opening lead")
@@ -464,25 +465,26 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
     for i, (s, c) in enumerate(plays):
         expected = leader.next(len(trick))
         if s != expected:
-            raise InvalidViewError(f"card {i + 1} ({c}) is attributed to {s.name}, but "
-                                   f"{expected.name} was to play")
+            raise InvalidViewError(f"card {i + 1} ({c}) is attributed to {s.name.title()}, but "
+                                   f"{expected.name.title()} was to play")
         if seen & c.bit:
             raise InvalidViewError(f"{c} is played twice")
         for other, m in known.items():
             if other != s and m & c.bit:
-                raise InvalidViewError(f"{c} played by {s.name} is held by {other.name}")
+                raise InvalidViewError(f"{c} played by {s.name.title()} is held by "
+                                       f"{other.name.title()}")
         if s in held:
             if not held[s] & c.bit:
-                raise InvalidViewError(f"{s.name} played {c}, which it does not hold")
+                raise InvalidViewError(f"{s.name.title()} played {c}, which it does not hold")
         if trick:
             led = trick[0][1].suit
             if c.suit != led:
                 if s in held and (held[s] >> (16 * led)) & _SUIT_MASK:
-                    raise InvalidViewError(f"{s.name} played {c} on a {led.name.lower()} "
+                    raise InvalidViewError(f"{s.name.title()} played {c} on a {led.name.lower()} "
                                            f"lead while holding {led.name.lower()} (revoke)")
                 voids[s] |= 1 << led
         if voids[s] & (1 << c.suit):
-            raise InvalidViewError(f"{s.name} played {c} after showing out of "
+            raise InvalidViewError(f"{s.name.title()} played {c} after showing out of "
                                    f"{c.suit.name.lower()} (revoke)")
         if s in held:
             held[s] &= ~c.bit

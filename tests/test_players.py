@@ -181,8 +181,8 @@ def test_inconsistent_views_are_refused():
                   dummy_hand=DEAL.south, **kw)
     with pytest.raises(InvalidViewError, match="was to play"):
         seat_view("N", DEAL.north, played=[(Seat.WEST, "H3")], dummy_hand=DEAL.south, **kw)
-    with pytest.raises(InvalidViewError, match=r"card 1 \(H3\) is attributed to WEST, but "
-                                               r"EAST was to play"):
+    with pytest.raises(InvalidViewError, match=r"card 1 \(H3\) is attributed to West, but "
+                                               r"East was to play"):
         # a lead out of turn is named as such, before dummy's missing hand is asked for
         seat_view("N", DEAL.north, played=[(Seat.WEST, "H3")], **kw)
     with pytest.raises(InvalidViewError, match="twice"):
@@ -245,7 +245,7 @@ def test_player_protocol():
 
 
 def test_a_short_hand_before_any_card_is_named_plainly():
-    with pytest.raises(InvalidViewError, match=r"NORTH's hand has 12 cards; expected 13$"):
+    with pytest.raises(InvalidViewError, match=r"North's hand has 12 cards; expected 13$"):
         seat_view("N", "AQ4.KJ5.Q963.KJ", dealer="N", vulnerability="None")
     with pytest.raises(InvalidViewError, match=r"has 1 card; expected 13$"):
         seat_view("N", ["SA"], dealer="N", vulnerability="None")
