@@ -51,6 +51,7 @@ __all__ = [
     "SAVE_VERSION",
     "BoardSeries",
     "ChicagoMatch",
+    "ForeignFileError",
     "SavedGameError",
     "chicago_deal",
     "read_json",
@@ -67,6 +68,17 @@ class SavedGameError(BridgeError):
     """A saved game cannot be used: not JSON, another program's file, a version this
     program does not know, or contents that are damaged or break the rules.  The message
     names the file and the problem."""
+
+
+class ForeignFileError(SavedGameError):
+    """The file is not a ddsolver saved game at all: not UTF-8 JSON, or JSON without the
+    saved game's ``format`` (a hand record, notes, another program's file).
+
+    :ivar reason: ``"not JSON"`` or ``"JSON of another kind"``."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
 
 
 # --------------------------------------------------------------------------------------
@@ -92,8 +104,9 @@ def write_json_atomic(path, data) -> None:
 def read_json(path) -> dict:
     """Read a saved game's JSON object and check its ``format`` and ``version``.
 
-    :raises SavedGameError: the file is not UTF-8 JSON, not an object, another program's
-        file, or of another version.
+    :raises ForeignFileError: the file is not UTF-8 JSON, or JSON but not a saved game
+        (another program's file).
+    :raises SavedGameError: a saved game of another version.
     :raises OSError: if the file cannot be read (``FileNotFoundError`` when missing).
     """
     path = os.fspath(path)
@@ -102,10 +115,11 @@ def read_json(path) -> dict:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise SavedGameError(f"{path}: not a saved game (not JSON: {exc})") from None
+        raise ForeignFileError(f"{path}: not a saved game (not JSON: {exc})",
+                               "not JSON") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SavedGameError(f"{path}: not a saved game of ddsolver (no "
-                             f"\"format\": \"{SAVE_FORMAT}\")")
+        raise ForeignFileError(f"{path}: not a saved game of ddsolver (no "
+                               f"\"format\": \"{SAVE_FORMAT}\")", "JSON of another kind")
     if data.get("version") != SAVE_VERSION:
         raise SavedGameError(f"{path}: saved game version {data.get('version')!r}; this "
                              f"program reads version {SAVE_VERSION}")

@@ -19,7 +19,6 @@ gets a message and a new prompt.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -31,9 +30,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from ai.chicago import (
-    SAVE_FORMAT,
     BoardSeries,
     ChicagoMatch,
+    ForeignFileError,
     SavedGameError,
     close_table,
     computer_table,
@@ -690,26 +689,40 @@ def _ask_name(screen: Screen) -> str:
 
 
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
-              new: bool, screen: Screen, leaderboard=None, date=None) -> Optional[BoardSeries]:
+              new: bool, screen: Screen, leaderboard=None, date=None,
+              keep_foreign: bool = False) -> Optional[BoardSeries]:
     """The game to play: the saved one when the human wants to resume it, else a new one
     (saved to ``save``).  ``None`` when the human declines to play.
 
     :raises LeaderboardError: for a ``name`` that is not 1 to 40 printable characters
         (checked first, before anything is read or asked).
+    :param keep_foreign: refuse (rather than replace) a ``save`` file that is not a
+        ddsolver saved game, even with ``new``: for a file the human named (``--save``),
+        which may be a hand record or anything else.
     :raises SavedGameError: if ``save`` holds an unfinished game of the other kind (a
         Chicago match when ``daily``, the boards of the day otherwise) and ``new`` is
-        false: it is not replaced without being asked to.
+        false: it is not replaced without being asked to; with ``keep_foreign``, if it
+        is not a ddsolver saved game; if it cannot be read.
     """
     if name is not None:
         name = _check_name(name)
     saved = None
-    if os.path.exists(save) and not new:
+    if os.path.exists(save) and (keep_foreign or not new):
         try:
             saved = load_game(save)
+        except ForeignFileError as exc:
+            if keep_foreign:
+                raise SavedGameError(
+                    f"{save} exists and is not a ddsolver saved game ({exc.reason}): it is "
+                    f"left untouched (a saved game would overwrite it); give the name of a "
+                    f"new file or of a ddsolver saved game") from None
+            screen.say(f"The saved game cannot be used ({exc}); starting a new one.")
         except SavedGameError as exc:
-            screen.say(f"The saved game cannot be used ({exc}); starting a new "
-                                 f"one.")
-        if saved is not None and saved.is_finished:
+            if not new:
+                screen.say(f"The saved game cannot be used ({exc}); starting a new one.")
+        except OSError as exc:
+            raise SavedGameError(f"{save} cannot be read ({exc.strerror or exc})") from None
+        if saved is not None and (new or saved.is_finished):
             saved = None
     other = ChicagoMatch if daily else DailyBoards
     if isinstance(saved, other):
@@ -748,28 +761,6 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     return ChicagoMatch(seed, settings={"level": level}, path=save)
 
 
-def _not_a_saved_game(path) -> Optional[str]:
-    """Why the existing file ``path`` is not a ddsolver saved game (another program's file:
-    a PBN hand record, notes, other JSON), or ``None`` when it is one or does not exist.
-    Only the outer layout is looked at (a JSON object whose ``format`` is
-    :data:`ai.chicago.SAVE_FORMAT`); a damaged saved game of ours passes and is reported
-    by :func:`open_game`."""
-    if not os.path.exists(path) or os.path.isdir(path):
-        return None
-    try:
-        with open(path, "rb") as f:
-            head = f.read(16 << 20)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
-    try:
-        data = json.loads(head.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return "exists and is not a ddsolver saved game (not JSON)"
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        return "exists and is not a ddsolver saved game (JSON of another kind)"
-    return None
-
-
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--daily", is_flag=True,
               help="Play the boards of the day (medium computers, leaderboard).")
@@ -800,18 +791,12 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
         except LeaderboardError as exc:
             raise click.BadParameter(str(exc), param_hint="'--name'") from None
     screen = Screen(ascii=True if ascii_ else None)
-    if save is not None:
-        problem = _not_a_saved_game(save)
-        if problem is not None:
-            raise click.BadParameter(
-                f"{save} {problem}: it is left untouched (a saved game would overwrite "
-                f"it); give the name of a new file or of a ddsolver saved game",
-                param_hint="'--save'")
+    named = save is not None
     if save is None:
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
     try:
         game = open_game(daily=daily, level=level, seed=seed, save=save, name=name,
-                         new=new, screen=screen, leaderboard=leaderboard)
+                         new=new, screen=screen, leaderboard=leaderboard, keep_foreign=named)
     except SavedGameError as exc:
         raise click.BadParameter(str(exc), param_hint="'--save'") from None
     except (QuitGame, KeyboardInterrupt):
