@@ -336,10 +336,10 @@ def default_leaderboard_path() -> str:
 
 def _check_name(name) -> str:
     """A leaderboard name as stored: Unicode NFKC form (full-width and other compatibility
-    letters become the plain ones, so that "Ｂｏｂ" is "Bob"), runs of white space made one
-    space, 1 to 40 characters of which none is a control, format (zero-width, bidirectional
-    override, byte-order mark), private-use, unassigned or line/paragraph separator
-    character (Unicode categories C*, Zl, Zp).
+    letters become the plain ones, so that "Ｂｏｂ" is "Bob"), runs of white space (line
+    and paragraph separators included) made one space, 1 to 40 characters of which none is
+    a control, format (zero-width, bidirectional override, byte-order mark), private-use or
+    unassigned character (Unicode categories C*).
 
     :raises LeaderboardError: for a missing name, a non-string or a name that breaks these.
     """
@@ -348,9 +348,8 @@ def _check_name(name) -> str:
     if not isinstance(name, str):
         raise LeaderboardError(f"a name must be text, got {type(name).__name__}")
     clean = " ".join(unicodedata.normalize("NFKC", name).split())
-    bad = [c for c in clean if unicodedata.category(c)[0] == "C"
-           or unicodedata.category(c) in ("Zl", "Zp")]
-    if bad or not _NAME_RE.fullmatch(clean):
+    if not _NAME_RE.fullmatch(clean) or any(unicodedata.category(c)[0] == "C"
+                                            for c in clean):
         raise LeaderboardError(f"a name has 1 to 40 printable characters, got {name!r}")
     return clean
 
