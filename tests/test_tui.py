@@ -418,6 +418,20 @@ def test_save_never_overwrites_a_file_that_is_not_a_saved_game(tmp_path):
             assert path.read_text() == text
 
 
+def test_a_save_file_that_cannot_be_read_is_a_saved_game_error(tmp_path, monkeypatch):
+    import ai.tui
+
+    def unreadable(path, **kw):
+        raise PermissionError(13, "Permission denied")
+
+    save = tmp_path / "game.json"
+    save.write_text("{}")
+    monkeypatch.setattr(ai.tui, "load_game", unreadable)
+    with pytest.raises(SavedGameError, match="game.json cannot be read \\(Permission denied"):
+        open_game(daily=False, level="medium", seed=1, save=str(save), name=None,
+                  new=False, screen=Driver([]).screen())
+
+
 def test_an_unfinished_game_of_the_other_kind_is_not_replaced_silently(tmp_path):
     save = tmp_path / "game.json"
     DailyBoards("2026-12-05", settings={"name": "Ann", "practice": False,
