@@ -863,3 +863,15 @@ def test_weak_responder_runs_from_1nt_doubled_in_the_passout_seat(sa):
     assert choose(sa, "T953.932.J987.T6", calls) == "Pass"
     # the doubler's partner is not the one who runs
     assert sa.explain(Auction("N", calls[:-1]), "2C").name != "Competitive"
+
+
+def test_responder_runs_from_1nt_doubled_only_when_weak(sa):
+    # 1NT X: 15-17 opposite 8-9 HCP is 23-26 combined, so 1NT doubled is likely to make and
+    # responder with 8-9 does not run; with 0-7 HCP and a five-card suit responder runs
+    assert choose(sa, "K953.Q32.QJ876.T", ["1NT", "X"]) == "Pass"
+    assert choose(sa, "T953.932.J9876.T", ["1NT", "X"]) == "2D"
+    exp = sa.explain(Auction("N", ["1NT", "X"]), "2D")
+    assert exp.constraints.hcp == (0, 7)
+    # over their bid the same 8-HCP hand still competes (up to 9 HCP)
+    assert choose(sa, "K953.Q32.QJ876.T", ["1NT", "2C"]) == "2D"
+    assert sa.explain(Auction("N", ["1NT", "2C"]), "2D").constraints.hcp == (0, 9)

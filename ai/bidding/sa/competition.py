@@ -349,7 +349,12 @@ COMPETITION += [
     rule("Notrump game", p, "3NT", {"hcp": (10, 15), "stop": "theirs"},
          "stopper in their suit", priority=690),
     rule("Notrump game", p, "3NT", {"hcp": (10, 15)}, "values for game", priority=640),
-    rule("Competitive", p, "2z", {"hcp": (0, 9), "z": 5}, "five or more {z}, to play",
+    # over their bid a weak hand competes with a five-card suit; over their penalty double
+    # of 1NT (15-17 opposite 8-9 is 23+ combined: 1NT doubled is likely to make) only a
+    # hand with at most 7 HCP runs
+    rule("Competitive", "1NT B", "2z", {"hcp": (0, 9), "z": 5}, "five or more {z}, to play",
+         priority=650, where=not_jump, prefer=_prefer_len("z")),
+    rule("Competitive", "1NT X", "2z", {"hcp": (0, 7), "z": 5}, "five or more {z}, to play",
          priority=650, where=not_jump, prefer=_prefer_len("z")),
     rule("Game forcing", p, "3z", {"hcp": (10, None), "z": 5}, "five or more {z}",
          forcing=GF, priority=660, where=not_jump, prefer=_prefer_len("z")),
