@@ -21,6 +21,9 @@ from .errors import (
     OutOfTurnError,
     PBNError,
     RevokeError,
+    SchedulerAddressError,
+    SchedulerError,
+    SchedulerUnreachableError,
     ScoringError,
 )
 from .lin import read_lin
@@ -71,6 +74,9 @@ __all__ = [
     "Rank",
     "RevokeError",
     "RubberScore",
+    "SchedulerAddressError",
+    "SchedulerError",
+    "SchedulerUnreachableError",
     "ScoringError",
     "Seat",
     "Side",

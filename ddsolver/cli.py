@@ -366,7 +366,21 @@ def _write_output(report: Any, output: str) -> None:
 
 
 #: Seconds to wait for a Dask scheduler to answer (``analyse --scheduler``).
-DASK_CONNECT_TIMEOUT = 30
+DASK_CONNECT_TIMEOUT = 5
+
+
+def _check_scheduler(ctx: click.Context, param: click.Parameter, value: str | None
+                     ) -> str | None:
+    """``--scheduler``: a malformed address is a usage error before anything is read or
+    any Dask client created."""
+    from ._dask import check_scheduler_address
+
+    if value is None:
+        return None
+    try:
+        return check_scheduler_address(value)
+    except BridgeError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
 
 
 @contextlib.contextmanager
@@ -377,15 +391,17 @@ def _dask_executor(address: str | None):
     if address is None:
         yield None
         return
+    from ._dask import connect_scheduler
+
     try:
-        from distributed import Client
+        import distributed  # noqa: F401
     except ImportError:
         raise CLIError("--scheduler needs Dask's 'distributed' package: "
                        "pip install 'ddsolver[dask]'") from None
     try:
-        client = Client(address, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise CLIError(f"cannot reach the Dask scheduler {address!r}: {exc}") from None
+        client = connect_scheduler(address, timeout=DASK_CONNECT_TIMEOUT)
+    except BridgeError as exc:
+        raise CLIError(str(exc)) from None
     try:
         yield client.get_executor()
     finally:
@@ -421,10 +437,11 @@ def _default_output(path: str) -> str:
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar, no notes; problems, the reader's warnings and "
                    "differences are still shown.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=_check_scheduler,
               help="Solve on a Dask cluster (e.g. tcp://host:8786) instead of local "
                    "threads, for very large files; needs 'pip install ddsolver[dask]'.  "
-                   "The results are the same.")
+                   "The results are the same.  A scheduler that does not answer within "
+                   "5 s is an error.")
 def analyse_command(input_path: str, output: str | None, fmt: str, threads: int | None,
                     check: bool, as_json: bool, quiet: bool, scheduler: str | None) -> None:
     """Add double-dummy tables and par to every board of a PBN or LIN file.

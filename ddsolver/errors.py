@@ -62,3 +62,19 @@ class ScoringError(BridgeError):
 
 class InvalidTableError(BridgeError):
     """A double-dummy table has the wrong shape or holds trick counts outside 0..13."""
+
+
+class SchedulerError(BridgeError):
+    """A Dask scheduler cannot be used (``--scheduler ADDRESS``).  The message names the
+    address."""
+
+
+class SchedulerAddressError(SchedulerError):
+    """A Dask scheduler address is malformed (no port, a port that is not a number, an
+    unknown protocol), or its protocol cannot be used here (``tls://`` without TLS settings
+    in the Dask configuration)."""
+
+
+class SchedulerUnreachableError(SchedulerError, ConnectionError):
+    """Nothing answered at a well-formed Dask scheduler address within the connect timeout,
+    or the connection failed.  Also a :class:`ConnectionError`."""
