@@ -484,8 +484,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
             raise CLIError(f"cannot write {output}: directory {folder} is not writable")
     try:
         if input_path == "-":
-            games, kind, newline = read_games(sys.stdin.buffer.read(), format=fmt,
-                                              name="<stdin>")
+            # read in chunks, refused past MAX_INPUT_BYTES (`yes | ddsolver analyse -`)
+            games, kind, newline = read_games(sys.stdin.buffer, format=fmt, name="<stdin>")
         else:
             games, kind, newline = read_games(input_path, format=fmt)
     except OSError as exc:

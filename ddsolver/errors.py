@@ -55,6 +55,12 @@ class LINError(BridgeError):
     """A LIN file is malformed.  The message names the line or board."""
 
 
+class InputTooLargeError(BridgeError):
+    """An input (a file, standard input, bytes) is larger than the most a reader takes in
+    (``max_bytes``; by default :data:`ddsolver.analysis.MAX_INPUT_BYTES`, 256 MiB).  The
+    message names the input and the cap."""
+
+
 class ScoringError(BridgeError):
     """A result cannot be scored: tricks out of 0..13, bad honours, no declarer where one is
     needed, or a result added to a finished rubber or Chicago match."""
