@@ -121,7 +121,8 @@ def decode_text(data: bytes) -> str:
     """Decode file bytes: UTF-8 (a leading BOM is dropped), else Latin-1 (ISO 8859-1).
 
     Latin-1 is the character set of PBN 2.1 (section 2.2) and decodes any byte string, so
-    this never fails.  A UTF-16 BOM is honoured too.
+    this never fails.  A UTF-16 BOM is honoured too; what cannot be UTF-16 after it (an odd
+    last byte, a lone surrogate) becomes U+FFFD, as malformed UTF-8 after a UTF-8 BOM does.
 
     :param data: the raw bytes of the file.
     :returns: the text, line ends untouched.
@@ -129,7 +130,7 @@ def decode_text(data: bytes) -> str:
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16")
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

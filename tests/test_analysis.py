@@ -250,3 +250,14 @@ def test_max_bytes_must_be_a_positive_integer_or_none():
     for bad in (0, -1):
         with pytest.raises(ValueError, match="max_bytes must be at least 1"):
             read_games(data, max_bytes=bad)
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfeA", b"\xff\xfe\x00\xd8[\x00", b"\xfe\xff\x00"])
+def test_a_broken_utf16_input_is_a_pbn_error_not_a_decoding_crash(data: bytes):
+    # a UTF-16 byte order mark, then an odd byte or a lone surrogate
+    with pytest.raises(PBNError, match="line 1, game 1"):
+        read_games(data, format="pbn")
+    from ddsolver._io import decode_text
+
+    assert decode_text(b"\xff\xfe[\x00A") == "[\ufffd"
+    assert decode_text(b"\xff\xfe[\x00B\x00") == "[B"
