@@ -23,6 +23,11 @@ file) while the other games are analysed.  Where the dealer or the vulnerability
 missing it comes from the board number (the standard 16-board cycle, WBF Laws 2 and 6),
 else North and none, with a note.
 
+The input is read in chunks of 1 MiB and refused with :class:`~ddsolver.errors.
+InputTooLargeError` as soon as it is larger than :data:`MAX_INPUT_BYTES` (256 MiB; the
+``max_bytes`` argument of :func:`read_games` and :func:`analyse_file`, ``None`` for no cap),
+so that an endless stream or a huge file never fills the memory.
+
 Sources: PBN standard 2.1 (Tis Veugen and Kaj G Backas, 2007) for the file format; the tag
 forms of BridgeComposer's hand records (``examples/club_hand_record_36.pbn``).
 """
@@ -213,7 +218,9 @@ class AnalysisReport:
         stands in the input.
 
         :raises PBNError: for a tag that cannot be written.
-        :raises OSError: if the file cannot be written.
+        :raises TypeError: if ``target`` is neither a path nor a file object with a
+            ``write`` method.
+        :raises OSError: if the file cannot be written (the target is then unchanged).
         """
         write_pbn(self.games, target, newline=self.newline)
 

@@ -261,3 +261,62 @@ def test_a_broken_utf16_input_is_a_pbn_error_not_a_decoding_crash(data: bytes):
 
     assert decode_text(b"\xff\xfe[\x00A") == "[\ufffd"
     assert decode_text(b"\xff\xfe[\x00B\x00") == "[B"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _undocumented_raises(path: Path) -> list[str]:
+    """The public functions and methods of a module whose docstring has no ``:raises X:``
+    for an exception class ``X`` they raise themselves (``raise X(...)``)."""
+    import ast
+
+    found = []
+
+    def visit(node, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef) and not child.name.startswith("_"):
+                visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if child.name.startswith("_"):
+                    continue
+                documented = set()
+                for m in re.finditer(r":raises ([\w, ]+):", ast.get_docstring(child) or ""):
+                    documented.update(x.strip() for x in m.group(1).split(","))
+                raised = set()
+                todo = list(ast.iter_child_nodes(child))
+                while todo:
+                    n = todo.pop()
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                      ast.ClassDef)):
+                        continue  # a nested function documents its own
+                    if isinstance(n, ast.Raise) and n.exc is not None:
+                        exc = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
+                        if isinstance(exc, ast.Name) and exc.id[:1].isupper():
+                            raised.add(exc.id)
+                    todo.extend(ast.iter_child_nodes(n))
+                for name in sorted(raised - documented):
+                    found.append(f"{path.name}: {prefix}{child.name} raises {name}")
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def test_the_functions_of_the_analyse_path_document_what_they_raise():
+    modules = ["ddsolver/analysis.py", "ddsolver/_io.py", "ddsolver/_dask.py",
+               "ddsolver/lin.py", "ddsolver/pbn/reader.py"]
+    assert [p for m in modules for p in _undocumented_raises(ROOT / m)] == []
+    # the checker finds what it looks for
+    assert _undocumented_raises(ROOT / "tests" / "data" / "raises_sample.py") == [
+        "raises_sample.py: function raises ValueError",
+        "raises_sample.py: Thing.method raises KeyError"]
+
+
+def test_the_documented_cap_and_its_message_are_the_real_ones():
+    from ddsolver._io import too_large
+
+    doc = " ".join((ROOT / "docs" / "analyse.md").read_text(encoding="utf-8").split())
+    message = str(too_large("INPUT", MAX_INPUT_BYTES))
+    assert f"`Error: {message}`" in doc
+    assert "at most 256 MiB of it (`ddsolver.analysis.MAX_INPUT_BYTES`)" in doc
+    assert "`Interrupted: nothing written.` on stderr" in doc
