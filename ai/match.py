@@ -62,8 +62,9 @@ import click
 
 from ai.game import BoardResult, play_board
 from ai.players import SCORINGS
+from ddsolver._dask import check_scheduler_address, connect_scheduler
 from ddsolver.deal import Deal, random_deals
-from ddsolver.errors import BridgeError, PBNError
+from ddsolver.errors import BridgeError, PBNError, SchedulerError
 from ddsolver.scoring import imps, ns_score, result_str
 from ddsolver.table import Seat, Vulnerability, board_dealer, board_vulnerability
 
@@ -90,7 +91,7 @@ _HEADER_START = b'{"journal":'
 UNTIMED_SECONDS = 365 * 24 * 3600.0
 
 #: Seconds to wait for a Dask scheduler to answer.
-DASK_CONNECT_TIMEOUT = 30
+DASK_CONNECT_TIMEOUT = 5
 
 
 class MatchError(BridgeError):
@@ -862,8 +863,13 @@ def _run_dask(tasks: List[TableTask], scheduler, on_result: Callable[[dict], Non
     own = not isinstance(scheduler, Client)
     if own:
         try:
-            client = Client(scheduler, set_as_default=False, timeout=DASK_CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as exc:
+            if isinstance(scheduler, str):
+                client = connect_scheduler(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+            else:  # a cluster object (LocalCluster...), which Client accepts too
+                client = Client(scheduler, set_as_default=False, timeout=DASK_CONNECT_TIMEOUT)
+        except SchedulerError as exc:
+            raise MatchError(str(exc)) from None
+        except (OSError, TimeoutError) as exc:
             raise MatchError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
     else:
         client = scheduler
@@ -908,7 +914,10 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
     :param progress: show a progress bar (tqdm, on stderr).
     :param timed: keep computers' time budgets (not reproducible under load).
     :returns: the :class:`MatchResult` of every board given.
-    :raises MatchError: for a bad configuration or boards, or a player that fails.
+    :raises MatchError: for a bad configuration or boards (a malformed scheduler address
+        among them, refused before anything is played), a Dask scheduler that cannot be
+        used (``tls://`` without TLS settings) or does not answer within
+        :data:`DASK_CONNECT_TIMEOUT` seconds, or a player that fails.
     :raises JournalError: if the journal belongs to another match or is in use.
     :raises OSError: if the journal or the PBN file cannot be written.
     """
@@ -920,6 +929,11 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
         raise MatchError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise MatchError(f"workers must be an integer >= 1, got {workers!r}")
+    if isinstance(scheduler, str):
+        try:
+            check_scheduler_address(scheduler)  # before the journal is opened
+        except SchedulerError as exc:
+            raise MatchError(str(exc)) from None
     if isinstance(boards, int) and not isinstance(boards, bool):
         board_list = seeded_boards(seed, boards)
     else:

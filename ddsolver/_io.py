@@ -6,7 +6,10 @@ the target.  A reader never sees a half-written file, and a crash leaves either 
 file or the new one, never a mixture; a symbolic link is written through (its target is
 replaced, the link stays) and a device or FIFO is written into.  :func:`decode_text` turns
 the bytes of a text file of unknown provenance (UTF-8 with or without BOM, or Latin-1) into
-a string.
+a string.  :func:`read_capped` and :func:`read_file_capped` read a file object or a path in
+chunks, and stop with :class:`~ddsolver.errors.InputTooLargeError` as soon as the input is
+larger than a cap (:data:`MAX_INPUT_BYTES`), so that an endless stream (``yes |``) or a huge
+file never fills the memory.
 """
 
 from __future__ import annotations
@@ -16,18 +19,110 @@ import errno
 import os
 import stat
 import tempfile
-from typing import Any, Union
+from typing import IO, Any, Optional, Union
 
-__all__ = ["atomic_write", "atomic_write_bytes", "decode_text", "read_source", "read_text"]
+from .errors import InputTooLargeError
+
+__all__ = ["MAX_INPUT_BYTES", "READ_CHUNK_BYTES", "atomic_write", "atomic_write_bytes",
+           "check_max_bytes", "decode_text", "read_capped", "read_file_capped", "read_source",
+           "read_text", "too_large"]
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+#: The most bytes a capped reader takes in by default: 256 MiB (a hand record with
+#: analysis tags takes 650 to 950 bytes a board: some 300,000 boards; a club's is 25 kB).
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+#: The size of each read of a capped reader: 1 MiB.
+READ_CHUNK_BYTES = 1024 * 1024
+
+
+def check_max_bytes(max_bytes: Any) -> None:
+    """Check a ``max_bytes`` argument: ``None`` (no cap) or an integer of at least 1.
+
+    :raises TypeError: for another type (a bool, a float, a string).
+    :raises ValueError: for an integer below 1.
+    """
+    if max_bytes is None:
+        return
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+        raise TypeError(f"max_bytes must be an integer or None, not "
+                        f"{type(max_bytes).__name__}")
+    if max_bytes < 1:
+        raise ValueError(f"max_bytes must be at least 1, got {max_bytes}")
+
+
+def _size_text(n: int) -> str:
+    mib = 1024 * 1024
+    if n >= mib and n % mib == 0:
+        return f"{n // mib} MiB"
+    return f"{n} bytes"
+
+
+def too_large(name: Optional[str], max_bytes: int) -> InputTooLargeError:
+    """The error for an input larger than ``max_bytes``, naming it and the cap."""
+    return InputTooLargeError(
+        f"{name or 'the input'} is larger than {_size_text(max_bytes)}, the most that is "
+        f"read (max_bytes={max_bytes}); split it into smaller files")
+
+
+def read_capped(fh: IO[Any], max_bytes: Optional[int] = MAX_INPUT_BYTES,
+                name: Optional[str] = None) -> Union[bytes, str]:
+    """Read a file object to its end, :data:`READ_CHUNK_BYTES` at a time, and stop as soon
+    as more than ``max_bytes`` have come (the rest is not read).
+
+    :param fh: a binary or text file object; a text one's size is counted in UTF-8 bytes.
+    :param max_bytes: the cap; ``None`` for none.
+    :param name: the input's name for the message.
+    :returns: what was read: bytes from a binary file, text from a text file.
+    :raises InputTooLargeError: if the input is larger than ``max_bytes``.
+    :raises TypeError: if ``read`` returns something else than bytes or text.
+    :raises OSError: if reading fails.
+    """
+    chunks: list = []
+    total = 0
+    while True:
+        chunk = fh.read(READ_CHUNK_BYTES)
+        if isinstance(chunk, str):
+            total += len(chunk.encode("utf-8", "surrogatepass"))
+        elif isinstance(chunk, (bytes, bytearray)):
+            total += len(chunk)
+        else:
+            raise TypeError(f"{name or 'the input'}: read() returned "
+                            f"{type(chunk).__name__}, not bytes or text")
+        if not chunk:
+            empty: Union[bytes, str] = "" if isinstance(chunk, str) else b""
+            return empty.join(chunks) if chunks else empty
+        if max_bytes is not None and total > max_bytes:
+            raise too_large(name, max_bytes)
+        chunks.append(bytes(chunk) if isinstance(chunk, bytearray) else chunk)
+
+
+def read_file_capped(path: PathLike, max_bytes: Optional[int] = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a file, refused without reading it when it is a regular file larger
+    than ``max_bytes``; a pipe or a device (``/dev/stdin``, a FIFO) is read in chunks up to
+    the cap (:func:`read_capped`).
+
+    :raises InputTooLargeError: if the file is larger than ``max_bytes`` (the message
+        names the path).
+    :raises OSError: if the file cannot be read.
+    """
+    name = os.fspath(path)
+    with open(path, "rb") as fh:
+        if max_bytes is not None:
+            info = os.fstat(fh.fileno())
+            if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+                raise too_large(name, max_bytes)
+        data = read_capped(fh, max_bytes, name)
+    assert isinstance(data, bytes)
+    return data
 
 
 def decode_text(data: bytes) -> str:
     """Decode file bytes: UTF-8 (a leading BOM is dropped), else Latin-1 (ISO 8859-1).
 
     Latin-1 is the character set of PBN 2.1 (section 2.2) and decodes any byte string, so
-    this never fails.  A UTF-16 BOM is honoured too.
+    this never fails.  A UTF-16 BOM is honoured too; what cannot be UTF-16 after it (an odd
+    last byte, a lone surrogate) becomes U+FFFD, as malformed UTF-8 after a UTF-8 BOM does.
 
     :param data: the raw bytes of the file.
     :returns: the text, line ends untouched.
@@ -35,7 +130,7 @@ def decode_text(data: bytes) -> str:
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16")
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -23,6 +23,11 @@ file) while the other games are analysed.  Where the dealer or the vulnerability
 missing it comes from the board number (the standard 16-board cycle, WBF Laws 2 and 6),
 else North and none, with a note.
 
+The input is read in chunks of 1 MiB and refused with :class:`~ddsolver.errors.
+InputTooLargeError` as soon as it is larger than :data:`MAX_INPUT_BYTES` (256 MiB; the
+``max_bytes`` argument of :func:`read_games` and :func:`analyse_file`, ``None`` for no cap),
+so that an endless stream or a huge file never fills the memory.
+
 Sources: PBN standard 2.1 (Tis Veugen and Kaj G Backas, 2007) for the file format; the tag
 forms of BridgeComposer's hand records (``examples/club_hand_record_36.pbn``).
 """
@@ -38,7 +43,14 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Union
 
 from . import solver as _solver
-from ._io import decode_text
+from ._io import (
+    MAX_INPUT_BYTES,
+    check_max_bytes,
+    decode_text,
+    read_capped,
+    read_file_capped,
+    too_large,
+)
 from .cards import Strain
 from .deal import Deal
 from .errors import BridgeError, LINError, PBNError
@@ -48,7 +60,8 @@ from .pbn.dd_tags import compare_analysis_tags, par_tags
 from .solver import DDTable
 from .table import Seat, Vulnerability, board_dealer, board_vulnerability
 
-__all__ = ["AnalysisReport", "BoardAnalysis", "analyse_file", "analyse_games", "read_games"]
+__all__ = ["MAX_INPUT_BYTES", "AnalysisReport", "BoardAnalysis", "analyse_file", "analyse_games",
+           "read_games"]
 
 Source = Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes]]
 
@@ -205,7 +218,9 @@ class AnalysisReport:
         stands in the input.
 
         :raises PBNError: for a tag that cannot be written.
-        :raises OSError: if the file cannot be written.
+        :raises TypeError: if ``target`` is neither a path nor a file object with a
+            ``write`` method.
+        :raises OSError: if the file cannot be written (the target is then unchanged).
         """
         write_pbn(self.games, target, newline=self.newline)
 
@@ -245,17 +260,23 @@ def detect_format(name: str | None, text: str) -> str:
     return "pbn"
 
 
-def read_games(source: Source, *, format: str = "auto", name: str | None = None
-               ) -> tuple[list[PBNGame], str, str]:
+def read_games(source: Source, *, format: str = "auto", name: str | None = None,
+               max_bytes: int | None = MAX_INPUT_BYTES) -> tuple[list[PBNGame], str, str]:
     """Read the games of a PBN or LIN input for analysis.
 
     A PBN game that cannot be read is kept in its place with its error
     (:attr:`PBNGame.error`, ``parse_pbn(..., errors="keep")``); a LIN file is read whole.
 
+    The input is read in chunks of 1 MiB and refused as soon as it is larger than
+    ``max_bytes`` (a regular file larger than that is refused before it is read), so an
+    endless stream or a huge file never fills the memory.
+
     :param source: a path, the file's bytes, or a file object (text or binary).
     :param format: ``"auto"`` (by the name's extension, then by the content), ``"pbn"`` or
         ``"lin"``.
     :param name: the name for messages (default: the path or the file object's name).
+    :param max_bytes: the most bytes read (a text file object's size is counted in UTF-8
+        bytes); default :data:`MAX_INPUT_BYTES` (256 MiB), ``None`` for no cap.
     :returns: ``(games, format, newline)``: the games in file order, ``"pbn"`` or
         ``"lin"``, and the line end to write them back with: CRLF for LIN input or when
         the input has a CRLF line end, CR when its line ends are CR alone (old Mac
@@ -263,26 +284,32 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None
     :raises LINError: for a malformed LIN file, or a LIN input without boards.
     :raises PBNError: for a PBN input without boards, or of which no board can be read
         (the message is the first board's error).
+    :raises InputTooLargeError: if the input is larger than ``max_bytes`` (the message
+        names it and the cap); nothing more is read then.
     :raises OSError: if the file cannot be read.
-    :raises TypeError: for a source of another type.
-    :raises ValueError: for an unknown ``format``.
+    :raises TypeError: for a source of another type, or a ``max_bytes`` that is neither
+        ``None`` nor an integer.
+    :raises ValueError: for an unknown ``format``, or a ``max_bytes`` below 1.
+    :raises KeyboardInterrupt: on Ctrl-C, between two chunks at the latest.
     """
     from .lin import parse_lin
     from .pbn import parse_pbn
 
     if format not in ("auto", "pbn", "lin"):
         raise ValueError(f"format must be 'auto', 'pbn' or 'lin', got {format!r}")
+    check_max_bytes(max_bytes)
     if isinstance(source, bytes):
+        if max_bytes is not None and len(source) > max_bytes:
+            raise too_large(name, max_bytes)
         data = source
     elif isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as fh:
-            data = fh.read()
         name = name or os.fspath(source)
+        data = read_file_capped(source, max_bytes)
     elif hasattr(source, "read"):
-        data = source.read()
         if name is None:
             file_name = getattr(source, "name", None)
             name = file_name if isinstance(file_name, str) else None
+        data = read_capped(source, max_bytes, name)
     else:
         raise TypeError(f"read_games needs a path, bytes or a file, not "
                         f"{type(source).__name__}")
@@ -411,8 +438,8 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
 
 def analyse_file(source: Source, *, format: str = "auto", threads: int | None = None,
                  check: bool = False, progress: Callable[[DDTable], Any] | None = None,
-                 name: str | None = None, executor: Executor | None = None
-                 ) -> AnalysisReport:
+                 name: str | None = None, executor: Executor | None = None,
+                 max_bytes: int | None = MAX_INPUT_BYTES) -> AnalysisReport:
     """Read a PBN or LIN input (:func:`read_games`) and analyse it (:func:`analyse_games`).
     Nothing is written: call :meth:`AnalysisReport.write`.
 
@@ -420,16 +447,20 @@ def analyse_file(source: Source, *, format: str = "auto", threads: int | None = 
     :param format: ``"auto"``, ``"pbn"`` or ``"lin"``.
     :param name: the name for messages (default: the path or the file object's name).
     :param executor: where the tables are solved (see :func:`analyse_games`).
+    :param max_bytes: the most bytes read (see :func:`read_games`); default
+        :data:`MAX_INPUT_BYTES` (256 MiB), ``None`` for no cap.
     :returns: the :class:`AnalysisReport`; a PBN board that cannot be read is in it,
         skipped, with its error (:attr:`BoardAnalysis.malformed`).
     :raises LINError: for a malformed LIN file.
     :raises PBNError: for an input without boards, or of which no board can be read.
+    :raises InputTooLargeError: if the input is larger than ``max_bytes``.
     :raises OSError: if the file cannot be read.
     :raises TypeError, ValueError: as :func:`read_games` and :func:`analyse_games`.
     :raises KeyboardInterrupt: on Ctrl-C.
     """
     _solver._check_threads(threads)  # a bad argument fails before the file is read
-    games, kind, newline = read_games(source, format=format, name=name)
+    check_max_bytes(max_bytes)
+    games, kind, newline = read_games(source, format=format, name=name, max_bytes=max_bytes)
     source_name = games[0].source if games else name
     return analyse_games(games, threads=threads, check=check, progress=progress,
                          format=kind, source=source_name, newline=newline,

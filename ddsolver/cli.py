@@ -14,6 +14,12 @@ Subcommands (``ddsolver COMMAND --help`` for each):
 ``ddsolver solve HANDS --trump S --leader W``
     the value of every legal card of the player to move in a position.
 
+``analyse`` reads at most 256 MiB (:data:`ddsolver.analysis.MAX_INPUT_BYTES`): a larger
+input, or an endless one (``yes | ddsolver analyse -``), is refused as bad input after
+reading 256 MiB, a larger regular file before it is read.  A malformed ``--scheduler``
+address is a usage error before anything is read; a scheduler that does not answer within
+5 s (:data:`DASK_CONNECT_TIMEOUT`) is bad input.
+
 Exit codes: 0 success, 1 ``analyse --check`` found a difference, 2 bad input or usage
 (the message names the problem; no traceback, no output file written), 3 ``analyse``
 skipped boards it could not read (each is reported; the other boards were analysed and the
@@ -366,7 +372,21 @@ def _write_output(report: Any, output: str) -> None:
 
 
 #: Seconds to wait for a Dask scheduler to answer (``analyse --scheduler``).
-DASK_CONNECT_TIMEOUT = 30
+DASK_CONNECT_TIMEOUT = 5
+
+
+def _check_scheduler(ctx: click.Context, param: click.Parameter, value: str | None
+                     ) -> str | None:
+    """``--scheduler``: a malformed address is a usage error before anything is read or
+    any Dask client created."""
+    from ._dask import check_scheduler_address
+
+    if value is None:
+        return None
+    try:
+        return check_scheduler_address(value)
+    except BridgeError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
 
 
 @contextlib.contextmanager
@@ -377,15 +397,17 @@ def _dask_executor(address: str | None):
     if address is None:
         yield None
         return
+    from ._dask import connect_scheduler
+
     try:
-        from distributed import Client
+        import distributed  # noqa: F401
     except ImportError:
         raise CLIError("--scheduler needs Dask's 'distributed' package: "
                        "pip install 'ddsolver[dask]'") from None
     try:
-        client = Client(address, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise CLIError(f"cannot reach the Dask scheduler {address!r}: {exc}") from None
+        client = connect_scheduler(address, timeout=DASK_CONNECT_TIMEOUT)
+    except BridgeError as exc:
+        raise CLIError(str(exc)) from None
     try:
         yield client.get_executor()
     finally:
@@ -421,10 +443,11 @@ def _default_output(path: str) -> str:
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar, no notes; problems, the reader's warnings and "
                    "differences are still shown.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=_check_scheduler,
               help="Solve on a Dask cluster (e.g. tcp://host:8786) instead of local "
                    "threads, for very large files; needs 'pip install ddsolver[dask]'.  "
-                   "The results are the same.")
+                   "The results are the same.  A scheduler that does not answer within "
+                   "5 s is an error.")
 def analyse_command(input_path: str, output: str | None, fmt: str, threads: int | None,
                     check: bool, as_json: bool, quiet: bool, scheduler: str | None) -> None:
     """Add double-dummy tables and par to every board of a PBN or LIN file.
@@ -439,7 +462,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
 
     The output is written only when every board has been analysed, and atomically
     (a temporary file renamed over the target; through a symbolic link, its target is
-    replaced), so a failure never leaves half a file.  Example:
+    replaced), so a failure never leaves half a file, nor does Ctrl-C (exit status 130).
+    An input larger than 256 MiB is refused (exit status 2).  Example:
 
     \b
       ddsolver analyse examples/club_hand_record_36.pbn --check -o analysed.pbn
@@ -467,8 +491,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
             raise CLIError(f"cannot write {output}: directory {folder} is not writable")
     try:
         if input_path == "-":
-            games, kind, newline = read_games(sys.stdin.buffer.read(), format=fmt,
-                                              name="<stdin>")
+            # read in chunks, refused past MAX_INPUT_BYTES (`yes | ddsolver analyse -`)
+            games, kind, newline = read_games(sys.stdin.buffer, format=fmt, name="<stdin>")
         else:
             games, kind, newline = read_games(input_path, format=fmt)
     except OSError as exc:

@@ -55,6 +55,12 @@ class LINError(BridgeError):
     """A LIN file is malformed.  The message names the line or board."""
 
 
+class InputTooLargeError(BridgeError):
+    """An input (a file, standard input, bytes) is larger than the most a reader takes in
+    (``max_bytes``; by default :data:`ddsolver.analysis.MAX_INPUT_BYTES`, 256 MiB).  The
+    message names the input and the cap."""
+
+
 class ScoringError(BridgeError):
     """A result cannot be scored: tricks out of 0..13, bad honours, no declarer where one is
     needed, or a result added to a finished rubber or Chicago match."""
@@ -62,3 +68,19 @@ class ScoringError(BridgeError):
 
 class InvalidTableError(BridgeError):
     """A double-dummy table has the wrong shape or holds trick counts outside 0..13."""
+
+
+class SchedulerError(BridgeError):
+    """A Dask scheduler cannot be used (``--scheduler ADDRESS``).  The message names the
+    address."""
+
+
+class SchedulerAddressError(SchedulerError):
+    """A Dask scheduler address is malformed (no port, a port that is not a number, an
+    unknown protocol), or its protocol cannot be used here (``tls://`` without TLS settings
+    in the Dask configuration)."""
+
+
+class SchedulerUnreachableError(SchedulerError, ConnectionError):
+    """Nothing answered at a well-formed Dask scheduler address within the connect timeout,
+    or the connection failed.  Also a :class:`ConnectionError`."""

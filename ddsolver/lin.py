@@ -506,6 +506,7 @@ def parse_lin(text: str, *, source: str | None = None) -> list[PBNGame]:
         two characters, an unclosed value) or malformed items: a bad deal, call, card,
         claim or vulnerability, an illegal call or card, a card before the auction gives a
         contract.  The message names the line, the item number and the item.
+    :raises TypeError: if ``text`` is not a ``str``.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_lin needs a str, got {type(text).__name__}")
@@ -524,6 +525,7 @@ def read_lin(source: str | os.PathLike[str] | IO[str] | IO[bytes] | bytes
 
     :raises LINError: for malformed input (see :func:`parse_lin`).
     :raises OSError: if the file cannot be read.
+    :raises TypeError: for a source of another type.
     """
     text, name = read_source(source, "|", "read_lin")
     return parse_lin(text, source=name)

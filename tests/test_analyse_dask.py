@@ -4,13 +4,16 @@ as a local run (tested with a ``distributed.LocalCluster`` in this process)."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from ddsolver._dask import check_scheduler_address, connect_scheduler
 from ddsolver.analysis import analyse_file
-from ddsolver.cli import main
+from ddsolver.cli import DASK_CONNECT_TIMEOUT, main
+from ddsolver.errors import SchedulerAddressError, SchedulerUnreachableError
 
 FOUR = Path(__file__).resolve().parent.parent / "examples" / "four_boards.pbn"
 
@@ -52,4 +55,97 @@ def test_an_unreachable_scheduler_or_no_dask_is_a_clear_error(tmp_path, monkeypa
     res = CliRunner().invoke(main, ["analyse", str(FOUR), "-o", str(out),
                                     "--scheduler", "tcp://127.0.0.1:1"])
     assert res.exit_code == 2 and "pip install 'ddsolver[dask]'" in res.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("address, why", [
+    ("nonsense", "no port"),
+    ("tcp://", "no host and port"),
+    ("tcp://host:notaport", "the port 'notaport' is not a number"),
+    ("tcp://:8786", "no host"),
+    ("tcp://host:", "no port"),
+    ("tcp://host:0", "the port 0 is not in 1..65535"),
+    ("tcp://host:65536", "the port 65536 is not in 1..65535"),
+    ("tcp://::1:8786", "an IPv6 host goes in brackets"),
+    ("tcp://[::1]", "no port"),
+    ("tcp://ho st:8786", "'ho st' is not a host name or IP address"),
+    ("foo://host:8786", "unknown protocol 'foo://'"),
+    ("host/path:8786", "no protocol"),
+    ("inproc://x", "an inproc address is inproc://HOST/PID/N"),
+    ("  ", "it is empty"),
+])
+def test_a_malformed_scheduler_address_is_refused_before_any_client(
+        tmp_path, monkeypatch, address, why):
+    distributed = pytest.importorskip("distributed")
+
+    def no_client(*args, **kwargs):
+        raise AssertionError("a Dask client was created")
+
+    monkeypatch.setattr(distributed, "Client", no_client)
+    out = tmp_path / "x.pbn"
+    res = CliRunner().invoke(main, ["analyse", str(FOUR), "-o", str(out),
+                                    "--scheduler", address])
+    assert res.exit_code == 2, res.output
+    assert isinstance(res.exception, SystemExit)  # no traceback
+    assert f"bad Dask scheduler address {address!r}: {why}" in res.output
+    assert "Invalid value for '--scheduler'" in res.output
+    assert not out.exists()
+    with pytest.raises(SchedulerAddressError, match="bad Dask scheduler address"):
+        check_scheduler_address(address)
+
+
+def test_well_formed_scheduler_addresses_are_accepted():
+    for address in ("tcp://127.0.0.1:8786", "127.0.0.1:8786", "tcp://[::1]:8786",
+                    "tls://sched.example.org:8786", "ws://h-1:1", "wss://h:65535",
+                    "inproc://192.0.2.2/24156/1"):
+        assert check_scheduler_address(f" {address}\n") == address
+    with pytest.raises(TypeError, match="string"):
+        check_scheduler_address(8786)
+
+
+def test_nothing_listening_fails_within_seconds_naming_the_address(tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "x.pbn"
+    start = time.monotonic()
+    res = CliRunner().invoke(main, ["analyse", str(FOUR), "-o", str(out),
+                                    "--scheduler", "tcp://127.0.0.1:1"])
+    elapsed = time.monotonic() - start
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+    assert "cannot reach the Dask scheduler 'tcp://127.0.0.1:1'" in res.output
+    # Dask's own default is 30 s; ours is DASK_CONNECT_TIMEOUT (5 s) plus start-up
+    assert DASK_CONNECT_TIMEOUT == 5
+    assert elapsed < 15, elapsed
+    assert not out.exists()
+
+
+def test_connect_scheduler_raises_a_connection_error_naming_the_address():
+    pytest.importorskip("distributed")
+    start = time.monotonic()
+    with pytest.raises(SchedulerUnreachableError,
+                       match=r"cannot reach the Dask scheduler 'tcp://127.0.0.1:1'") as info:
+        connect_scheduler("tcp://127.0.0.1:1", timeout=0.5)
+    assert isinstance(info.value, ConnectionError)
+    assert time.monotonic() - start < 5
+
+
+def test_tls_without_certificates_is_a_clear_error(tmp_path):
+    pytest.importorskip("distributed")
+    import dask
+
+    out = tmp_path / "x.pbn"
+    no_tls = {"distributed.comm.tls.ca-file": None, "distributed.comm.tls.client.cert": None,
+              "distributed.comm.tls.client.key": None}
+    with dask.config.set(no_tls):
+        res = CliRunner().invoke(main, ["analyse", str(FOUR), "-o", str(out),
+                                        "--scheduler", "tls://127.0.0.1:1"])
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+    assert ("cannot use the Dask scheduler 'tls://127.0.0.1:1': tls:// needs certificates "
+            "in the Dask configuration: distributed.comm.tls.ca-file") in res.output
+    missing = tmp_path / "ca.pem"
+    with dask.config.set({**no_tls, "distributed.comm.tls.ca-file": str(missing)}):
+        res = CliRunner().invoke(main, ["analyse", str(FOUR), "-o", str(out),
+                                        "--scheduler", "tls://127.0.0.1:1"])
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+    assert (f"the file {str(missing)!r} of the Dask setting distributed.comm.tls.ca-file "
+            f"does not exist") in res.output
     assert not out.exists()

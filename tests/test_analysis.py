@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 
+import ddsolver
 from ddsolver.analysis import (
+    MAX_INPUT_BYTES,
     AnalysisReport,
     analyse_file,
     analyse_games,
@@ -15,7 +18,7 @@ from ddsolver.analysis import (
 )
 from ddsolver.cards import Strain
 from ddsolver.deal import Deal
-from ddsolver.errors import LINError, PBNError
+from ddsolver.errors import BridgeError, InputTooLargeError, LINError, PBNError
 from ddsolver.par import par
 from ddsolver.pbn import parse_pbn, read_pbn
 from ddsolver.pbn.dd_tags import dd_tricks_from_pbn
@@ -163,3 +166,157 @@ def test_analyse_games_rejects_bad_arguments():
         with pytest.raises(ValueError, match="threads"):
             analyse_file(Path("no such file.pbn"), threads=threads)
     assert games[0].get("DoubleDummyTricks") is None
+
+
+class EndlessInput(io.RawIOBase):
+    """A binary stream that never ends (``yes x``): counts what was asked of it."""
+
+    def __init__(self, line: bytes = b"x\n"):
+        self.line = line
+        self.reads = 0
+        self.given = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        assert size > 0, "an endless input read to its end"
+        self.reads += 1
+        data = (self.line * (size // len(self.line) + 1))[:size]
+        self.given += len(data)
+        return data
+
+
+def test_an_endless_input_is_refused_after_the_cap_and_read_in_chunks():
+    endless = EndlessInput()
+    with pytest.raises(InputTooLargeError,
+                       match=r"^<stdin> is larger than 3 MiB, the most that is read "
+                             r"\(max_bytes=3145728\)"):
+        read_games(endless, name="<stdin>", max_bytes=3 * 1024 * 1024)
+    # 1 MiB at a time, and nothing after the first chunk past the cap
+    assert endless.reads == 4 and endless.given == 4 * 1024 * 1024
+    with pytest.raises(InputTooLargeError, match="the input is larger than 100 bytes"):
+        analyse_file(EndlessInput(), max_bytes=100)
+    assert issubclass(InputTooLargeError, BridgeError)
+    assert ddsolver.InputTooLargeError is InputTooLargeError
+    assert MAX_INPUT_BYTES == 256 * 1024 * 1024
+
+
+def test_the_cap_counts_bytes_for_paths_bytes_and_text(tmp_path: Path):
+    text = "% PBN 2.1\n" + game(1, TOPS)
+    size = len(text.encode())
+    path = tmp_path / "one.pbn"
+    path.write_bytes(text.encode())
+    sources = [lambda: path, lambda: str(path), lambda: text.encode(),
+               lambda: io.BytesIO(text.encode()), lambda: io.StringIO(text)]
+    for source in sources:
+        games, kind, _ = read_games(source(), max_bytes=size)    # exactly the cap: read
+        assert len(games) == 1 and kind == "pbn"
+        with pytest.raises(InputTooLargeError, match=f"larger than {size - 1} bytes"):
+            read_games(source(), max_bytes=size - 1)
+        assert len(read_games(source(), max_bytes=None)[0]) == 1
+    # the message names the file
+    with pytest.raises(InputTooLargeError, match=f"^{re.escape(str(path))} is larger"):
+        read_games(path, max_bytes=10)
+    # a text file object is counted in UTF-8 bytes: 'é' is two
+    accented = text.replace('"t"', '"été"')
+    assert len(accented) == size + 2 and len(accented.encode()) == size + 4
+    with pytest.raises(InputTooLargeError):
+        read_games(io.StringIO(accented), max_bytes=size + 3)
+    assert read_games(io.StringIO(accented), max_bytes=size + 4)[0][0].get("Event") == "été"
+
+
+def test_a_regular_file_over_the_cap_is_refused_without_being_read(tmp_path: Path,
+                                                                    monkeypatch):
+    path = tmp_path / "big.pbn"
+    path.write_bytes(b"% PBN 2.1\n" + b" " * 5000)
+    import ddsolver._io as io_module
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("read a file known to be too large")
+
+    monkeypatch.setattr(io_module, "read_capped", no_reading)
+    with pytest.raises(InputTooLargeError, match="big.pbn is larger than 4096 bytes"):
+        read_games(path, max_bytes=4096)
+
+
+def test_max_bytes_must_be_a_positive_integer_or_none():
+    data = ("% PBN 2.1\n" + game(1, TOPS)).encode()
+    for bad in ("100", 1.5, True):
+        with pytest.raises(TypeError, match="max_bytes"):
+            read_games(data, max_bytes=bad)
+        with pytest.raises(TypeError, match="max_bytes"):
+            analyse_file(Path("no such file.pbn"), max_bytes=bad)
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="max_bytes must be at least 1"):
+            read_games(data, max_bytes=bad)
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfeA", b"\xff\xfe\x00\xd8[\x00", b"\xfe\xff\x00"])
+def test_a_broken_utf16_input_is_a_pbn_error_not_a_decoding_crash(data: bytes):
+    # a UTF-16 byte order mark, then an odd byte or a lone surrogate
+    with pytest.raises(PBNError, match="line 1, game 1"):
+        read_games(data, format="pbn")
+    from ddsolver._io import decode_text
+
+    assert decode_text(b"\xff\xfe[\x00A") == "[\ufffd"
+    assert decode_text(b"\xff\xfe[\x00B\x00") == "[B"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _undocumented_raises(path: Path) -> list[str]:
+    """The public functions and methods of a module whose docstring has no ``:raises X:``
+    for an exception class ``X`` they raise themselves (``raise X(...)``)."""
+    import ast
+
+    found = []
+
+    def visit(node, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef) and not child.name.startswith("_"):
+                visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if child.name.startswith("_"):
+                    continue
+                documented = set()
+                for m in re.finditer(r":raises ([\w, ]+):", ast.get_docstring(child) or ""):
+                    documented.update(x.strip() for x in m.group(1).split(","))
+                raised = set()
+                todo = list(ast.iter_child_nodes(child))
+                while todo:
+                    n = todo.pop()
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                      ast.ClassDef)):
+                        continue  # a nested function documents its own
+                    if isinstance(n, ast.Raise) and n.exc is not None:
+                        exc = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
+                        if isinstance(exc, ast.Name) and exc.id[:1].isupper():
+                            raised.add(exc.id)
+                    todo.extend(ast.iter_child_nodes(n))
+                for name in sorted(raised - documented):
+                    found.append(f"{path.name}: {prefix}{child.name} raises {name}")
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def test_the_functions_of_the_analyse_path_document_what_they_raise():
+    modules = ["ddsolver/analysis.py", "ddsolver/_io.py", "ddsolver/_dask.py",
+               "ddsolver/lin.py", "ddsolver/pbn/reader.py"]
+    assert [p for m in modules for p in _undocumented_raises(ROOT / m)] == []
+    # the checker finds what it looks for
+    assert _undocumented_raises(ROOT / "tests" / "data" / "raises_sample.py") == [
+        "raises_sample.py: function raises ValueError",
+        "raises_sample.py: Thing.method raises KeyError"]
+
+
+def test_the_documented_cap_and_its_message_are_the_real_ones():
+    from ddsolver._io import too_large
+
+    doc = " ".join((ROOT / "docs" / "analyse.md").read_text(encoding="utf-8").split())
+    message = str(too_large("INPUT", MAX_INPUT_BYTES))
+    assert f"`Error: {message}`" in doc
+    assert "at most 256 MiB of it (`ddsolver.analysis.MAX_INPUT_BYTES`)" in doc
+    assert "`Interrupted: nothing written.` on stderr" in doc

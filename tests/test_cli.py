@@ -738,3 +738,131 @@ def test_every_command_answers_dash_capital_v():
         res = CliRunner().invoke(cmd, ["-V"])
         assert res.exit_code == 0, res.output
         assert __version__ in res.output
+
+
+# ---------------------------------------------------------------------------------------
+# Hostile input and Ctrl-C, in a real process
+# ---------------------------------------------------------------------------------------
+
+def _child_env() -> dict:
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _child_setup(memory_limit: int | None = None):
+    """In the child: Python's own Ctrl-C handler (a process started in the background by a
+    non-interactive shell inherits SIGINT as ignored), and a cap on its memory so that a
+    reader without a cap fails instead of filling the machine."""
+    def setup():
+        import resource
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if memory_limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    return setup
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="os.wait4, RLIMIT_AS")
+def test_analyse_an_endless_stdin_stops_at_the_cap_with_exit_2():
+    """`yes x | ddsolver analyse -`: refused at MAX_INPUT_BYTES (256 MiB) in a second or two
+    with a clear message, its memory bounded by the cap, instead of eating RAM."""
+    import threading
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "ddsolver", "analyse", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_child_env(),
+                            preexec_fn=_child_setup(memory_limit=2 << 30))
+    fed = []
+
+    def feed():  # as `yes x`, but giving up after 1 GiB
+        block = b"x\n" * (1 << 19)
+        try:
+            for _ in range(1024):
+                proc.stdin.write(block)
+                fed.append(len(block))
+            proc.stdin.close()
+        except OSError:  # BrokenPipeError: the reader stopped
+            pass
+
+    start = time.monotonic()
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    stderr = proc.stderr.read().decode()
+    stdout = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    elapsed = time.monotonic() - start
+    writer.join(10)
+    assert proc.returncode == 2, stderr[-2000:]
+    assert stderr == ("Error: <stdin> is larger than 256 MiB, the most that is read "
+                      "(max_bytes=268435456); split it into smaller files\n")
+    assert stdout == b""
+    assert elapsed < 20, elapsed            # about 1.5 s on an idle machine
+    assert sum(fed) < 300 << 20             # the rest was never asked for
+    assert usage.ru_maxrss * 1024 < 700 << 20, usage.ru_maxrss   # kB on Linux
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_analyse_ctrl_c_while_reading_stdin_exits_130_at_once():
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "ddsolver", "analyse", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_child_env(),
+                            preexec_fn=_child_setup())
+    # more than a pipe holds: when write returns, the command is reading its input
+    proc.stdin.write(b"% PBN 2.1\n" + b"x" * (4 << 20))
+    proc.stdin.flush()
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 3
+    assert proc.returncode == 130
+    assert stderr.decode() == "\nInterrupted: nothing written.\n"
+    assert stdout == b""
+
+
+#: runs `ddsolver analyse ARGS`, saying "solving" on stderr when the tables are started
+_ANNOUNCING_DRIVER = """
+import sys
+import ddsolver.solver as solver
+real = solver.dd_tables
+def announced(*args, **kwargs):
+    print("solving", file=sys.stderr, flush=True)
+    return real(*args, **kwargs)
+solver.dd_tables = announced
+from ddsolver.cli import main
+main(sys.argv[1:], prog_name="ddsolver")
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_analyse_ctrl_c_while_solving_exits_130_at_once_and_writes_nothing(tmp_path: Path):
+    import signal
+    import time
+
+    from ddsolver.ddsfiles import read_dds_file
+
+    # thomas1's deal: each of its tables takes many seconds
+    freak = read_dds_file(DATA / "thomas1.txt")[0].deal
+    src = write(tmp_path / "freak.pbn", pbn_game(1, freak.to_pbn()))
+    out = tmp_path / "out.pbn"
+    proc = subprocess.Popen([sys.executable, "-c", _ANNOUNCING_DRIVER, "analyse", str(src),
+                             "-o", str(out), "-j", "1"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_child_env(),
+                            preexec_fn=_child_setup())
+    assert proc.stderr.readline() == b"solving\n"
+    time.sleep(0.3)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 3
+    assert proc.returncode == 130
+    assert stderr.decode() == "\nInterrupted: nothing written.\n"
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["freak.pbn"]

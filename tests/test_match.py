@@ -300,6 +300,23 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
         match(1, scheduler="tcp://127.0.0.1:1")
 
 
+def test_a_malformed_scheduler_address_is_refused_before_anything_is_played(tmp_path,
+                                                                              monkeypatch):
+    distributed = pytest.importorskip("distributed")
+
+    def no_client(*args, **kwargs):
+        raise AssertionError("a Dask client was created")
+
+    monkeypatch.setattr(distributed, "Client", no_client)
+    journal = tmp_path / "m.journal"
+    for address, why in (("nonsense", "no port"),
+                         ("tcp://host:notaport", "the port 'notaport' is not a number")):
+        with pytest.raises(MatchError,
+                           match=f"bad Dask scheduler address '{address}': {why}"):
+            match(1, scheduler=address, journal=journal)
+    assert not journal.exists()
+
+
 # -- the journal ------------------------------------------------------------------------------
 
 def test_a_rerun_skips_the_journal_and_an_extension_plays_only_new_boards(played, tmp_path):
