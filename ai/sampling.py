@@ -1549,6 +1549,9 @@ class Simulation:
         error (sqrt(p (1 - p) / n)).
     :ivar mean_score: declarer's mean duplicate score (``vulnerable`` as given);
         :ivar score_se: its standard error.
+
+    One deal gives no standard error: ``se``, ``make_se`` and ``score_se`` are then NaN
+    (``None`` in :meth:`to_dict`).
     :ivar vulnerable: declarer's vulnerability used for the scores.
     :ivar tries: draws to find the deals; :ivar seconds: time dealing and solving.
     """
@@ -1573,10 +1576,15 @@ class Simulation:
         return len(self.tricks)
 
     def to_dict(self) -> dict:
-        """JSON-ready summary (without the deals)."""
-        return {"contract": str(self.contract), "n": self.n, "mean": self.mean, "se": self.se,
-                "make": self.make, "make_se": self.make_se, "mean_score": self.mean_score,
-                "score_se": self.score_se, "vulnerable": self.vulnerable,
+        """JSON-ready summary (without the deals); a standard error that one deal cannot
+        give is ``None`` (JSON ``null``), never NaN, which is not JSON."""
+        def finite(x):
+            return x if math.isfinite(x) else None
+
+        return {"contract": str(self.contract), "n": self.n, "mean": self.mean,
+                "se": finite(self.se), "make": self.make, "make_se": finite(self.make_se),
+                "mean_score": self.mean_score, "score_se": finite(self.score_se),
+                "vulnerable": self.vulnerable,
                 "distribution": list(self.distribution), "tries": self.tries,
                 "seconds": self.seconds}
 
@@ -1712,8 +1720,10 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     p = sum(1 for t in tricks if t >= need) / len(tricks)
     scores = [contract.score(t, vulnerable) for t in tricks]
     mscore, sse = _mean_se(scores)
+    # sqrt(p (1 - p) / n) would say 0 for one deal: no more defined than the others
+    make_se = math.sqrt(p * (1 - p) / len(tricks)) if len(tricks) > 1 else math.nan
     return Simulation(contract, deals, tuple(tricks), tuple(dist), mean, se, p,
-                      math.sqrt(p * (1 - p) / len(tricks)), mscore, sse, vulnerable, tries,
+                      make_se, mscore, sse, vulnerable, tries,
                       time.perf_counter() - t0)
 
 
@@ -1943,7 +1953,7 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
         out = sim.to_dict()
         out["seed"] = seed
         out["deals"] = [d.to_pbn() for d in sim.deals[:show]]
-        click.echo(_json.dumps(out, indent=2))
+        click.echo(_json.dumps(out, indent=2, allow_nan=False))
         return
     need = con.level + 6
     lead = con.declarer.lho
@@ -1957,10 +1967,15 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
         if c:
             mark = "  made" if k >= need else ""
             click.echo(f"{k:6d} {c:7d} {100 * c / sim.n:7.1f}{mark}")
-    click.echo(f"mean tricks   {sim.mean:.2f} +- {sim.se:.2f} (standard error)")
-    click.echo(f"makes         {100 * sim.make:.1f} % +- {100 * sim.make_se:.1f} %")
-    click.echo(f"mean score    {sim.mean_score:+.0f} +- {sim.score_se:.0f} "
-               f"({'vulnerable' if vulnerable else 'not vulnerable'})")
+    vul = "vulnerable" if vulnerable else "not vulnerable"
+    if sim.n > 1:
+        click.echo(f"mean tricks   {sim.mean:.2f} +- {sim.se:.2f} (standard error)")
+        click.echo(f"makes         {100 * sim.make:.1f} % +- {100 * sim.make_se:.1f} %")
+        click.echo(f"mean score    {sim.mean_score:+.0f} +- {sim.score_se:.0f} ({vul})")
+    else:
+        click.echo(f"mean tricks   {sim.mean:.2f} (no standard error from one deal)")
+        click.echo(f"makes         {100 * sim.make:.1f} %")
+        click.echo(f"mean score    {sim.mean_score:+.0f} ({vul})")
     click.echo(f"time          {sim.seconds:.1f} s ({sim.tries} draws)")
     for d, t in list(zip(sim.deals, sim.tricks))[:show]:
         click.echo(f"{d.to_pbn()}  {t}")

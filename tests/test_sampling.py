@@ -857,3 +857,30 @@ def test_simulate_command():
         r = runner.invoke(cli_main, ["simulate", *args])
         assert r.exit_code == 2, (args, r.output)
         assert msg.lower() in r.output.lower(), (args, r.output)
+
+
+def test_simulate_one_deal_has_no_standard_error():
+    """One deal gives no standard error: NaN in the Simulation, null in the JSON (NaN is
+    not JSON), and a sentence in the text instead of a number."""
+    sim = simulate_contract("3NT", "N", None, {"N": "AQ4.KJ5.Q963.KJ2"}, n=1, rng=1,
+                            threads=1)
+    assert sim.n == 1 and math.isnan(sim.se) and math.isnan(sim.make_se)
+    assert math.isnan(sim.score_se)
+    d = sim.to_dict()
+    assert d["se"] is None and d["make_se"] is None and d["score_se"] is None
+    tricks = sim.tricks[0]
+    assert d["mean"] == tricks and d["distribution"][tricks] == 1
+    args = ["simulate", "-c", "3NT", "-d", "N", "--north", "AQ4.KJ5.Q963.KJ2", "-n", "1",
+            "--seed", "1", "--threads", "1"]
+    runner = CliRunner()
+    j = runner.invoke(cli_main, [*args, "--json"])
+    assert j.exit_code == 0, j.output
+    import json
+    out = json.loads(j.output, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert out["se"] is None and out["make_se"] is None and out["score_se"] is None
+    assert out["mean"] == tricks and out["n"] == 1
+    r = runner.invoke(cli_main, args)
+    assert r.exit_code == 0, r.output
+    assert f"mean tricks   {tricks:.2f} (no standard error from one deal)" in r.output
+    assert "nan" not in r.output.lower() and "+-" not in r.output
+    assert "makes         100.0 %\n" in r.output or "makes         0.0 %\n" in r.output
