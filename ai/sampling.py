@@ -79,8 +79,8 @@ from ai.inference import infer
 from ai.players import SeatView
 from ddsolver.auction import Auction
 from ddsolver.cards import Card, Strain, cards_of_mask
-from ddsolver.deal import Deal, Hand
-from ddsolver.errors import BridgeError
+from ddsolver.deal import Deal, Hand, pbn_hand_mask
+from ddsolver.errors import BridgeError, InvalidDealError
 from ddsolver.play import Position
 from ddsolver.solver import Solver
 from ddsolver.table import Seat
@@ -1414,17 +1414,50 @@ def _seat_key(key) -> Seat:
         raise SamplingError(f"not a seat: {key!r} ({exc})") from None
 
 
+def _name(seat: Seat) -> str:
+    """A seat as the messages spell it: ``West``."""
+    return seat.name.title()
+
+
+def _seat_keys(mapping: Mapping, what: str) -> Dict[Seat, object]:
+    """``mapping``'s values by seat; two keys naming one seat (``"W"`` and ``3``) are
+    refused rather than one silently overriding the other."""
+    out: Dict[Seat, object] = {}
+    keys: Dict[Seat, object] = {}
+    for key, value in mapping.items():
+        seat = _seat_key(key)
+        if seat in out:
+            raise SamplingError(f"{_name(seat)}'s {what} are given twice (keys "
+                                f"{keys[seat]!r} and {key!r})")
+        out[seat], keys[seat] = value, key
+    return out
+
+
 def _as_known(value, seat: Seat) -> int:
+    """The card mask of ``seat``'s known cards; any error names the seat."""
+    name = _name(seat)
     if isinstance(value, Hand):
         return value.mask
-    if isinstance(value, str):
-        return Hand.from_pbn(value).mask
     try:
-        cards = [c if isinstance(c, Card) else Card.from_str(c) for c in value]
-    except TypeError:
-        raise TypeError(f"{seat.name}'s known cards must be a Hand, PBN hand text or a list "
-                        f"of cards, got {type(value).__name__}") from None
-    return Hand(cards).mask
+        if isinstance(value, str):
+            mask = pbn_hand_mask(value)
+        else:
+            try:
+                items = list(value)
+            except TypeError:
+                raise TypeError(f"{name}'s known cards must be a Hand, PBN hand text or a "
+                                f"list of cards, got {type(value).__name__}") from None
+            mask = 0
+            for c in items:
+                card = c if isinstance(c, Card) else Card.from_str(c)
+                if mask & card.bit:
+                    raise InvalidDealError(f"{card} is given twice")
+                mask |= card.bit
+    except BridgeError as exc:
+        raise type(exc)(f"{name}'s known cards: {exc}") from None
+    if _pop(mask) > 13:
+        raise InvalidDealError(f"{name} holds {_pop(mask)} cards (at most 13)")
+    return mask
 
 
 def _as_alts(value, seat: Seat) -> Tuple[HandConstraints, ...]:
@@ -1438,7 +1471,7 @@ def _as_alts(value, seat: Seat) -> Tuple[HandConstraints, ...]:
         except TypeError:
             alts = None
         if not alts or not all(isinstance(c, HandConstraints) for c in alts):
-            raise TypeError(f"{seat.name}'s constraints must be a HandConstraints or a "
+            raise TypeError(f"{_name(seat)}'s constraints must be a HandConstraints or a "
                             f"non-empty list of them (alternatives), got {value!r}")
     return tuple(c for c in alts) if not any(c.is_trivial for c in alts) else ()
 
@@ -1474,9 +1507,10 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
         ``max_tries``/``max_seconds`` with three or more seats to deal.
     :raises SamplingError: ``n`` or a budget not a valid number (``n`` above
         :data:`MAX_SAMPLES`, ``max_tries`` not an integer ``>= 1``), a key that is not a
-        seat, a card known in two hands.
+        seat, two keys naming one seat (``"W"`` and ``3``), a card known in two hands.
     :raises TypeError: constraints or cards of the wrong type.
-    :raises InvalidDealError, InvalidNotationError: unreadable or oversized known hands.
+    :raises InvalidDealError, InvalidNotationError: unreadable or oversized known hands
+        (the message names the seat: ``West holds 14 cards (at most 13)``).
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise SamplingError(f"the number of deals must be an integer >= 0, got {n!r}")
@@ -1492,18 +1526,17 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
     constraints = dict(constraints or {})
     known = dict(known or {})
     known_masks = {s: 0 for s in Seat}
-    for key, value in known.items():
-        seat = _seat_key(key)
-        known_masks[seat] |= _as_known(value, seat)
+    for seat, value in _seat_keys(known, "known cards").items():
+        known_masks[seat] = _as_known(value, seat)
     alts = {s: () for s in Seat}
-    for key, value in constraints.items():
-        seat = _seat_key(key)
+    for seat, value in _seat_keys(constraints, "constraints").items():
         alts[seat] = _as_alts(value, seat)
     seen = 0
     for s in Seat:
         if seen & known_masks[s]:
             card = next(cards_of_mask(seen & known_masks[s]))
-            raise SamplingError(f"{card} is given to {s.name} and to another seat")
+            first = next(o for o in Seat if known_masks[o] & card.bit)
+            raise SamplingError(f"{card} is given to {_name(first)} and to {_name(s)}")
         seen |= known_masks[s]
     unseen = (sum(1 << (16 * t + r) for t in range(4) for r in range(2, 15))) & ~seen
     specs = []
@@ -1511,13 +1544,13 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
         need = 13 - _pop(known_masks[s])
         if need == 0:
             if alts[s] and not any(_mask_ok(known_masks[s], c) for c in alts[s]):
-                raise NoLayoutError(f"{s.name}'s hand {Hand(known_masks[s])} does not meet "
+                raise NoLayoutError(f"{_name(s)}'s hand {Hand(known_masks[s])} does not meet "
                                     f"its constraints")
             continue
         specs.append(_Spec(s, known_masks[s], need, 0, alts[s]))
     dealer = _Dealer(unseen, specs)
     if not dealer.feasible:
-        who = ", ".join(s.name for s in dealer.culprits)
+        who = ", ".join(_name(s) for s in dealer.culprits)
         raise NoLayoutError("no deal meets the constraints" +
                             (f" (nothing meets {who}'s own)" if who else
                              " (each seat's can be met alone, not all together)"))
@@ -1620,6 +1653,33 @@ def _with_declarer(contract, seat: Seat, what: str):
     return replace(contract, declarer=seat)
 
 
+def _complete_deals(deals) -> Tuple[Deal, ...]:
+    """``deals`` as a tuple of complete deals; a message names the first bad deal and, for
+    an incomplete one, its first hand that is not 13 cards."""
+    if isinstance(deals, (Deal, str, bytes)):
+        raise SamplingError(f"deals must be a sequence of Deals, got a "
+                            f"{type(deals).__name__}")
+    try:
+        deals = tuple(deals)
+    except TypeError:
+        raise SamplingError(f"deals must be a sequence of Deals, got "
+                            f"{type(deals).__name__}") from None
+    if not deals:
+        raise SamplingError("deals must be a non-empty sequence of complete Deals, got none")
+    for i, d in enumerate(deals):
+        if not isinstance(d, Deal):
+            raise SamplingError(f"deals[{i}] is not a Deal: {d!r}")
+        for seat in Seat:
+            h = d[seat]
+            if h is None:
+                raise SamplingError(f"deals[{i}]: {_name(seat)}'s hand is unknown (a deal to "
+                                    f"solve needs four 13-card hands)")
+            if len(h) != 13:
+                raise SamplingError(f"deals[{i}]: {_name(seat)} holds {len(h)} cards (a deal "
+                                    f"to solve needs four 13-card hands)")
+    return deals
+
+
 def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = None,
                       known: Optional[Mapping] = None, n: int = 100, rng=None, *,
                       vulnerable: bool = False, threads: Optional[int] = None,
@@ -1682,9 +1742,7 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
                                  max_seconds=max_seconds)
         deals, tries = tuple(drawn), drawn.tries
     else:
-        deals = tuple(deals)
-        if not deals or not all(isinstance(d, Deal) and d.is_complete() for d in deals):
-            raise SamplingError("deals must be a non-empty sequence of complete Deals")
+        deals = _complete_deals(deals)
         tries = len(deals)
     threads = threads or os.cpu_count() or 1
     strain, who = contract.strain, contract.declarer
@@ -1910,7 +1968,7 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
             hand = seat_opts[f"{name}_hand"]
             if hand:
                 try:
-                    known[seat] = Hand.from_pbn(hand)
+                    known[seat] = Hand(_as_known(hand, seat))
                 except BridgeError as exc:
                     raise SamplingError(f"--{name}: {exc}") from None
             parts = []

@@ -29,6 +29,7 @@ from ai.sampling import (
 )
 from ddsolver.cards import FULL_DECK_MASK, Card, Suit, cards_of_mask
 from ddsolver.deal import Deal, Hand
+from ddsolver.errors import InvalidDealError
 from ddsolver.play import Position
 from ddsolver.solver import Solver
 from ddsolver.table import Seat
@@ -735,7 +736,7 @@ def test_deal_constrained_meets_every_constraint():
 
 
 def test_deal_constrained_bad_input():
-    with pytest.raises(NoLayoutError, match="NORTH"):       # nothing meets North's alone
+    with pytest.raises(NoLayoutError, match="North's own"):  # nothing meets North's alone
         deal_constrained({"N": HandConstraints((30, 37), lengths=((7, 13),) * 4)}, n=1, rng=1)
     with pytest.raises(NoLayoutError):                      # each possible, not together
         deal_constrained({"E": HandConstraints((21, 37)), "W": HandConstraints((21, 37))},
@@ -755,7 +756,7 @@ def test_deal_constrained_bad_input():
         deal_constrained(None, None, -1)
     with pytest.raises(SamplingError, match="seat"):
         deal_constrained({"X": HandConstraints()}, n=1)
-    with pytest.raises(SamplingError, match="another seat"):
+    with pytest.raises(SamplingError, match="SA is given to North and to South"):
         deal_constrained(None, {"N": "A...", "S": "A..."}, n=1)
     with pytest.raises(TypeError):
         deal_constrained({"N": (15, 17)}, n=1)
@@ -884,3 +885,43 @@ def test_simulate_one_deal_has_no_standard_error():
     assert f"mean tricks   {tricks:.2f} (no standard error from one deal)" in r.output
     assert "nan" not in r.output.lower() and "+-" not in r.output
     assert "makes         100.0 %\n" in r.output or "makes         0.0 %\n" in r.output
+
+
+def test_hand_errors_name_the_seat_spelled_west():
+    """A hand of the wrong size, unreadable known cards, a seat given twice, an impossible
+    hand: the message names the seat concerned, spelled West (not WEST)."""
+    cards = [Card.from_str(c) for c in "SA SK SQ SJ ST S9 S8 S7 S6 S5 S4 S3 S2 HA".split()]
+    for known in ({"W": "AKQJT98765432.A.."}, {"W": cards}):
+        with pytest.raises(InvalidDealError, match=r"^West holds 14 cards \(at most 13\)$"):
+            deal_constrained(None, known, 1, 1)
+    with pytest.raises(InvalidDealError, match=r"^West's known cards: SA is given twice$"):
+        deal_constrained(None, {"W": ["SA", "SA"]}, 1, 1)
+    with pytest.raises(InvalidDealError, match=r"^East's known cards: hand 'AK\.\.' must"):
+        deal_constrained(None, {"E": "AK.."}, 1, 1)
+    with pytest.raises(SamplingError, match=r"^West's known cards are given twice \(keys 'W' "
+                                            r"and 'West'\)$"):
+        deal_constrained(None, {"W": "AKQJT98...", "West": ".AKQJT98.."}, 1, 1)
+    with pytest.raises(SamplingError, match=r"^West's constraints are given twice"):
+        deal_constrained({"W": HandConstraints((0, 3)), 3: HandConstraints((20, 37))}, None,
+                         1, 1)
+    with pytest.raises(SamplingError, match=r"^SA is given to East and to West$"):
+        deal_constrained(None, {"W": "AKQJT98765432...", "E": "A..."}, 1, 1)
+    with pytest.raises(NoLayoutError, match=r"^West's hand AKQJT98765432\.\.\. does not"):
+        deal_constrained({"W": HandConstraints((0, 3))}, {"W": "AKQJT98765432..."}, 1, 1)
+    with pytest.raises(TypeError, match=r"^West's constraints must be"):
+        deal_constrained({"W": []}, None, 1, 1)
+    # deals to solve: the first hand that is not 13 cards, by seat
+    deal = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 "
+                         "K82.Q93.KJ5.Q854")
+    west12 = Deal([deal[s] if s != Seat.WEST else deal[s].remove(Card.from_str("SK"))
+                   for s in Seat], complete=False, equal_lengths=False)
+    with pytest.raises(SamplingError, match=r"^deals\[1\]: West holds 12 cards"):
+        simulate_contract("3NT", "N", deals=[deal, west12], threads=1)
+    no_west = Deal([deal[s] if s != Seat.WEST else None for s in Seat], complete=False)
+    with pytest.raises(SamplingError, match=r"^deals\[0\]: West's hand is unknown"):
+        simulate_contract("3NT", "N", deals=[no_west], threads=1)
+    # the command line names the option and the seat
+    r = CliRunner().invoke(cli_main, ["simulate", "-c", "3NT", "-d", "N", "--west",
+                                      "AKQJT98765432.A..", "-n", "2"])
+    assert r.exit_code == 2
+    assert "Error: --west: West holds 14 cards (at most 13)" in r.output
