@@ -86,8 +86,8 @@ from ddsolver.solver import Solver
 from ddsolver.table import Seat
 
 __all__ = ["MAX_SAMPLES", "METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
-           "SamplingSettings", "Samples", "Simulation", "deal_constrained", "declarer_tricks",
-           "sample_deals", "simulate_contract"]
+           "SamplingSettings", "SamplingTypeError", "Samples", "Simulation", "deal_constrained",
+           "declarer_tricks", "sample_deals", "simulate_contract"]
 
 _SUIT_MASK = 0xFFFF
 
@@ -104,6 +104,11 @@ MAX_SAMPLES = 1_000_000
 class SamplingError(BridgeError):
     """No layout of the unseen cards satisfies the view (or the sampler's arguments are
     bad: a negative count, an unknown method or setting)."""
+
+
+class SamplingTypeError(SamplingError, TypeError):
+    """An argument of the wrong type (constraints, known cards, a mapping that is not
+    one): a :class:`SamplingError` that is also a :class:`TypeError`."""
 
 
 class NoLayoutError(SamplingError):
@@ -1392,6 +1397,16 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
 
 
 # -- the analyst's tools ----------------------------------------------------------------------
+def _as_int(value, what: str, lo: int) -> int:
+    """``value`` as an integer ``>= lo`` (a Python or NumPy integer, not a bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise SamplingTypeError(f"{what} must be an integer >= {lo}, got "
+                                f"{type(value).__name__} {value!r}")
+    if value < lo:
+        raise SamplingError(f"{what} must be an integer >= {lo}, got {value!r}")
+    return int(value)
+
+
 def _check_count(n: int, what: str) -> None:
     if n > MAX_SAMPLES:
         raise SamplingError(f"{what} must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got {n:,}")
@@ -1422,6 +1437,11 @@ def _name(seat: Seat) -> str:
 def _seat_keys(mapping: Mapping, what: str) -> Dict[Seat, object]:
     """``mapping``'s values by seat; two keys naming one seat (``"W"`` and ``3``) are
     refused rather than one silently overriding the other."""
+    if mapping is None:
+        return {}
+    if not isinstance(mapping, Mapping):
+        raise SamplingTypeError(f"{what} must be a mapping {{seat: ...}} or None, got "
+                                f"{type(mapping).__name__}")
     out: Dict[Seat, object] = {}
     keys: Dict[Seat, object] = {}
     for key, value in mapping.items():
@@ -1445,7 +1465,7 @@ def _as_known(value, seat: Seat) -> int:
             try:
                 items = list(value)
             except TypeError:
-                raise TypeError(f"{name}'s known cards must be a Hand, PBN hand text or a "
+                raise SamplingTypeError(f"{name}'s known cards must be a Hand, PBN hand text or a "
                                 f"list of cards, got {type(value).__name__}") from None
             mask = 0
             for c in items:
@@ -1471,7 +1491,7 @@ def _as_alts(value, seat: Seat) -> Tuple[HandConstraints, ...]:
         except TypeError:
             alts = None
         if not alts or not all(isinstance(c, HandConstraints) for c in alts):
-            raise TypeError(f"{_name(seat)}'s constraints must be a HandConstraints or a "
+            raise SamplingTypeError(f"{_name(seat)}'s constraints must be a HandConstraints or a "
                             f"non-empty list of them (alternatives), got {value!r}")
     return tuple(c for c in alts) if not any(c.is_trivial for c in alts) else ()
 
@@ -1512,19 +1532,15 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
     :raises InvalidDealError, InvalidNotationError: unreadable or oversized known hands
         (the message names the seat: ``West holds 14 cards (at most 13)``).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise SamplingError(f"the number of deals must be an integer >= 0, got {n!r}")
+    n = _as_int(n, "the number of deals", 0)
     _check_count(n, "the number of deals")
-    if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < 1:
-        raise SamplingError(f"max_tries must be an integer >= 1, got {max_tries!r}")
+    max_tries = _as_int(max_tries, "max_tries", 1)
     if max_seconds is not None and (isinstance(max_seconds, bool)
                                     or not isinstance(max_seconds, (int, float))
                                     or not max_seconds > 0):
         raise SamplingError(f"max_seconds must be a positive number or None, got "
                             f"{max_seconds!r}")
     rng = _as_rng(rng)
-    constraints = dict(constraints or {})
-    known = dict(known or {})
     known_masks = {s: 0 for s in Seat}
     for seat, value in _seat_keys(known, "known cards").items():
         known_masks[seat] = _as_known(value, seat)
@@ -1734,9 +1750,11 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
         raise SamplingError(f"threads must be an integer >= 1 or None, got {threads!r}")
     if not isinstance(vulnerable, bool):
         raise TypeError(f"vulnerable must be True or False, got {vulnerable!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable or None, got {type(progress).__name__} "
+                        f"{progress!r}")
     if deals is None:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise SamplingError(f"the number of deals must be an integer >= 1, got {n!r}")
+        n = _as_int(n, "the number of deals", 1)
         _check_count(n, "the number of deals")
         drawn = deal_constrained(constraints, known, n, rng, max_tries=max_tries,
                                  max_seconds=max_seconds)
@@ -1949,6 +1967,14 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
     from ddsolver.cards import Suit
     from ddsolver.contract import Contract
 
+    given = {"contract": contract, "declarer": declarer, **seat_opts}
+    for key, value in given.items():
+        if isinstance(value, str) and not value.strip():
+            option = "--" + (key[:-len("_hand")] if key.endswith("_hand") else key
+                             ).replace("_", "-")
+            hint = "" if key in ("contract", "declarer") else \
+                " (leave the option out for no constraint)"
+            raise click.BadParameter(f"an empty value{hint}", param_hint=f"'{option}'")
     try:
         con = Contract.from_str(contract)
         if declarer is not None:

@@ -925,3 +925,54 @@ def test_hand_errors_name_the_seat_spelled_west():
                                       "AKQJT98765432.A..", "-n", "2"])
     assert r.exit_code == 2
     assert "Error: --west: West holds 14 cards (at most 13)" in r.output
+
+
+def test_bad_dealer_arguments_are_typed_sampling_errors():
+    """Negative or non-integer counts, impossible constraints and arguments of the wrong
+    type are SamplingErrors (wrong types a SamplingTypeError, also a TypeError); a
+    progress that cannot be called is a TypeError before anything is solved."""
+    import numpy as np
+
+    from ai.sampling import SamplingTypeError
+    for n in (-1, -10 ** 9):
+        with pytest.raises(SamplingError, match=r"number of deals must be an integer >= 0"):
+            deal_constrained(None, None, n, 1)
+    for n in (1.5, "3", None, True):
+        with pytest.raises(SamplingTypeError, match="number of deals"):
+            deal_constrained(None, None, n, 1)
+    assert len(deal_constrained(None, None, np.int64(2), 1)) == 2     # a NumPy integer
+    with pytest.raises(NoLayoutError):
+        deal_constrained({"N": HandConstraints((25, 37)), "S": HandConstraints((25, 37))},
+                         None, 1, 1)
+    for constraints, words in ((5, "constraints must be a mapping"),
+                               ("N", "constraints must be a mapping"),
+                               ({"N": (15, 17)}, "North's constraints must be")):
+        with pytest.raises(SamplingTypeError, match=words):
+            deal_constrained(constraints, None, 1, 1)
+    with pytest.raises(SamplingTypeError, match="known cards must be a mapping"):
+        deal_constrained(None, [("N", "AK...")], 1, 1)
+    with pytest.raises(SamplingTypeError, match="North's known cards must be"):
+        deal_constrained(None, {"N": 5}, 1, 1)
+    assert issubclass(SamplingTypeError, TypeError)
+    with pytest.raises(SamplingTypeError, match="max_tries"):
+        deal_constrained(None, None, 1, 1, max_tries=2.5)
+    with pytest.raises(SamplingError, match=r"number of deals must be an integer >= 1"):
+        simulate_contract("3NT", "N", n=0, rng=1, threads=1)
+    calls = []
+    with pytest.raises(TypeError, match=r"^progress must be a callable or None, got int 5$"):
+        simulate_contract("3NT", "N", n=2, rng=1, threads=1, progress=5)
+    sim = simulate_contract("3NT", "N", n=2, rng=1, threads=1, progress=calls.append)
+    assert calls == [1, 2] and sim.n == 2
+
+
+def test_simulate_refuses_empty_option_values_naming_the_option():
+    runner = CliRunner()
+    base = ["simulate", "-c", "3NT", "-d", "N", "-n", "2", "--seed", "1", "--threads", "1"]
+    for option in ("--north-hcp", "--west", "--south-shape", "--east-aces",
+                   "--north-stoppers", "--north-spades", "--declarer"):
+        for empty in ("", "  "):
+            r = runner.invoke(cli_main, [*base, option, empty])
+            assert r.exit_code == 2, (option, r.output)
+            assert f"Invalid value for '{option}': an empty value" in r.output, r.output
+    r = runner.invoke(cli_main, ["simulate", "-c", "", "-d", "N"])
+    assert r.exit_code == 2 and "Invalid value for '--contract': an empty value" in r.output
