@@ -1225,8 +1225,8 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
                            pbn=output, progress=not quiet and sys.stderr.isatty(),
                            timed=timed)
     except KeyboardInterrupt:
-        click.echo(f"interrupted: the finished tables are in {journal}; run the same command "
-                   f"again to resume", err=True)
+        click.echo(f"\nInterrupted. The finished tables are in {journal}; run the same "
+                   f"command again to resume.", err=True)
         sys.exit(130)
     except (MatchError, BridgeError) as exc:
         raise _CLIError(str(exc)) from None

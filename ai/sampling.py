@@ -1669,6 +1669,36 @@ def _with_declarer(contract, seat: Seat, what: str):
     return replace(contract, declarer=seat)
 
 
+class _Stop:
+    """The solvers of one threaded :func:`simulate_contract`: :meth:`stop` cancels the
+    search each is running and lets none start another deal."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.solvers: set = set()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for solver in self.solvers:
+                solver.cancel()
+
+    def enter(self, solver: Solver) -> None:
+        with self.lock:
+            self.solvers.add(solver)
+            if self.stopped:
+                solver.cancel()
+
+    def leave(self, solver: Solver) -> None:
+        with self.lock:
+            self.solvers.discard(solver)
+
+    def check(self) -> None:
+        if self.stopped:
+            raise KeyboardInterrupt("simulate_contract stopped")
+
+
 def _complete_deals(deals) -> Tuple[Deal, ...]:
     """``deals`` as a tuple of complete deals; a message names the first bad deal and, for
     an incomplete one, its first hand that is not 13 cards."""
@@ -1766,27 +1796,42 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     strain, who = contract.strain, contract.declarer
     done = [0]
     lock = threading.Lock()
+    stop = _Stop()
 
     def solve(chunk):
         solver = Solver(64)
-        out = []
-        for d in chunk:
-            out.append(declarer_tricks(d, strain, who, solver))
-            if progress is not None:
-                with lock:
-                    done[0] += 1
-                    progress(done[0])
-        return out
+        stop.enter(solver)
+        try:
+            out = []
+            for d in chunk:
+                stop.check()
+                out.append(declarer_tricks(d, strain, who, solver))
+                if progress is not None:
+                    with lock:
+                        done[0] += 1
+                        progress(done[0])
+            return out
+        finally:
+            stop.leave(solver)
 
     if threads == 1 or len(deals) == 1:
         tricks = solve(deals)
     else:
-        # contiguous chunks, one solver each; the results do not depend on the split
+        # contiguous chunks, one solver each; the results do not depend on the split.  On
+        # an exception here (Ctrl-C) or in a worker, the other workers' searches are
+        # cancelled and they start no other deal, so that the pool's shutdown is prompt.
         k = min(threads, len(deals))
         size = -(-len(deals) // k)
-        with ThreadPoolExecutor(max_workers=k) as pool:
-            parts = list(pool.map(solve, [deals[i:i + size]
-                                          for i in range(0, len(deals), size)]))
+        pool = ThreadPoolExecutor(max_workers=k, thread_name_prefix="simulate")
+        try:
+            futures = [pool.submit(solve, deals[i:i + size])
+                       for i in range(0, len(deals), size)]
+            parts = [f.result() for f in futures]
+        except BaseException:
+            stop.stop()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
         tricks = [t for p in parts for t in p]
     dist = [0] * 14
     for t in tricks:
