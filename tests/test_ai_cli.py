@@ -134,3 +134,53 @@ def test_ctrl_c_in_the_servers(tmp_path, args):
     proc = _start(args, tmp_path)
     _wait_for(proc, _stderr_line(proc, "Application startup complete"))
     _check_interrupted(proc, within=10.0)
+
+
+# -- the examples of every subcommand's --help ------------------------------------------------
+def _examples():
+    """``(command path, argv)`` for every example command line in the help of every
+    (sub)command: a line starting with ``ddsolver-ai``, continued by lines after a
+    trailing backslash."""
+    import shlex
+
+    import click
+
+    from ai.cli import main
+    found = []
+
+    def walk(cmd, path):
+        text = cmd.get_help(click.Context(cmd, info_name=" ".join(path)))
+        lines = iter(text.splitlines())
+        for line in lines:
+            s = line.strip()
+            if not s.startswith("ddsolver-ai ") or s.startswith("Usage:"):
+                continue
+            while s.endswith("\\"):
+                s = s[:-1] + " " + next(lines).strip()
+            found.append((" ".join(path), shlex.split(s)[1:]))
+        for name, sub in getattr(cmd, "commands", {}).items():
+            walk(sub, [*path, name])
+
+    walk(main, ["ddsolver-ai"])
+    return found
+
+
+#: the options the test lowers so that an example runs in seconds (everything else is run
+#: as printed): deals to simulate, boards to play
+_COUNT_OPTIONS = {"-n": "1"}
+
+
+def test_every_help_example_runs(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from ai.cli import main
+    examples = _examples()
+    commands = {path for path, _ in examples}
+    assert {"ddsolver-ai bid", "ddsolver-ai match", "ddsolver-ai simulate"} <= commands
+    monkeypatch.chdir(tmp_path)                          # files the examples write
+    for path, argv in examples:
+        argv = [_COUNT_OPTIONS.get(prev, a) if prev in _COUNT_OPTIONS else a
+                for prev, a in zip([None, *argv], argv)]
+        r = CliRunner().invoke(main, argv, catch_exceptions=False)
+        assert r.exit_code == 0, (path, argv, r.output)
+        assert r.output.strip(), (path, argv)
