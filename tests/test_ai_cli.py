@@ -184,3 +184,37 @@ def test_every_help_example_runs(tmp_path, monkeypatch):
         r = CliRunner().invoke(main, argv, catch_exceptions=False)
         assert r.exit_code == 0, (path, argv, r.output)
         assert r.output.strip(), (path, argv)
+
+
+def test_match_paths_empty_looping_or_unreadable_get_the_reason(tmp_path, monkeypatch):
+    import builtins
+
+    from click.testing import CliRunner
+
+    from ai.cli import main
+    monkeypatch.chdir(tmp_path)
+    os.symlink("loop", "loop")
+    run = CliRunner().invoke
+    for args, message in (
+            (["--deals", ""], "Error: --deals: an empty path names no file"),
+            (["-o", ""], "Error: -o/--output: an empty path names no file"),
+            (["--journal", " "], "Error: --journal: an empty path names no file"),
+            (["--deals", "loop"], "Error: cannot read loop: Too many levels of symbolic links"),
+            (["--deals", "missing.pbn"], "Error: cannot read missing.pbn: No such file or "
+                                         "directory")):
+        r = run(main, ["match", "easy", "easy", "-n", "1", "-q", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert message in r.output, (args, r.output)
+    # a file that cannot be read (simulated: the tests may run as root): the OS's reason
+    (tmp_path / "deals.pbn").write_text("")
+    real_open = builtins.open
+
+    def refusing(file, *a, **k):
+        if str(file).endswith("deals.pbn"):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *a, **k)
+
+    monkeypatch.setattr(builtins, "open", refusing)
+    r = run(main, ["match", "easy", "easy", "-n", "1", "-q", "--deals", "deals.pbn"])
+    assert r.exit_code == 2, r.output
+    assert "deals.pbn: Permission denied" in r.output, r.output
