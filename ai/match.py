@@ -1224,9 +1224,17 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
 
     scoring = scoring.upper()
     try:
+        for option, path in (("--deals", deals_path), ("-o/--output", output),
+                             ("--journal", journal)):
+            if path is not None and not path.strip():
+                raise _CLIError(f"{option}: an empty path names no file")
         if deals_path is not None:
+            try:
+                os.stat(deals_path)     # the OS's reason: no such file, a symlink loop, ...
+            except OSError as exc:
+                raise _CLIError(f"cannot read {deals_path}: {exc.strerror}") from None
             if not os.path.isfile(deals_path):
-                raise _CLIError(f"cannot read {deals_path}: no such file")
+                raise _CLIError(f"cannot read {deals_path}: not a regular file")
             board_arg: Any = boards_from_pbn(deals_path, boards)
         else:
             board_arg = boards if boards is not None else 32
@@ -1239,8 +1247,8 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
                            pbn=output, progress=not quiet and sys.stderr.isatty(),
                            timed=timed)
     except KeyboardInterrupt:
-        click.echo(f"interrupted: the finished tables are in {journal}; run the same command "
-                   f"again to resume", err=True)
+        click.echo(f"\nInterrupted. The finished tables are in {journal}; run the same "
+                   f"command again to resume.", err=True)
         sys.exit(130)
     except (MatchError, BridgeError) as exc:
         raise _CLIError(str(exc)) from None

@@ -79,15 +79,15 @@ from ai.inference import infer
 from ai.players import SeatView
 from ddsolver.auction import Auction
 from ddsolver.cards import Card, Strain, cards_of_mask
-from ddsolver.deal import Deal, Hand
-from ddsolver.errors import BridgeError
+from ddsolver.deal import Deal, Hand, pbn_hand_mask
+from ddsolver.errors import BridgeError, InvalidDealError
 from ddsolver.play import Position
 from ddsolver.solver import Solver
 from ddsolver.table import Seat
 
 __all__ = ["MAX_SAMPLES", "METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
-           "SamplingSettings", "Samples", "Simulation", "deal_constrained", "declarer_tricks",
-           "sample_deals", "simulate_contract"]
+           "SamplingSettings", "SamplingTypeError", "Samples", "Simulation", "deal_constrained",
+           "declarer_tricks", "sample_deals", "simulate_contract"]
 
 _SUIT_MASK = 0xFFFF
 
@@ -104,6 +104,11 @@ MAX_SAMPLES = 1_000_000
 class SamplingError(BridgeError):
     """No layout of the unseen cards satisfies the view (or the sampler's arguments are
     bad: a negative count, an unknown method or setting)."""
+
+
+class SamplingTypeError(SamplingError, TypeError):
+    """An argument of the wrong type (constraints, known cards, a mapping that is not
+    one): a :class:`SamplingError` that is also a :class:`TypeError`."""
 
 
 class NoLayoutError(SamplingError):
@@ -1392,6 +1397,16 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
 
 
 # -- the analyst's tools ----------------------------------------------------------------------
+def _as_int(value, what: str, lo: int) -> int:
+    """``value`` as an integer ``>= lo`` (a Python or NumPy integer, not a bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise SamplingTypeError(f"{what} must be an integer >= {lo}, got "
+                                f"{type(value).__name__} {value!r}")
+    if value < lo:
+        raise SamplingError(f"{what} must be an integer >= {lo}, got {value!r}")
+    return int(value)
+
+
 def _check_count(n: int, what: str) -> None:
     if n > MAX_SAMPLES:
         raise SamplingError(f"{what} must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got {n:,}")
@@ -1414,17 +1429,55 @@ def _seat_key(key) -> Seat:
         raise SamplingError(f"not a seat: {key!r} ({exc})") from None
 
 
+def _name(seat: Seat) -> str:
+    """A seat as the messages spell it: ``West``."""
+    return seat.name.title()
+
+
+def _seat_keys(mapping: Mapping, what: str) -> Dict[Seat, object]:
+    """``mapping``'s values by seat; two keys naming one seat (``"W"`` and ``3``) are
+    refused rather than one silently overriding the other."""
+    if mapping is None:
+        return {}
+    if not isinstance(mapping, Mapping):
+        raise SamplingTypeError(f"{what} must be a mapping {{seat: ...}} or None, got "
+                                f"{type(mapping).__name__}")
+    out: Dict[Seat, object] = {}
+    keys: Dict[Seat, object] = {}
+    for key, value in mapping.items():
+        seat = _seat_key(key)
+        if seat in out:
+            raise SamplingError(f"{_name(seat)}'s {what} are given twice (keys "
+                                f"{keys[seat]!r} and {key!r})")
+        out[seat], keys[seat] = value, key
+    return out
+
+
 def _as_known(value, seat: Seat) -> int:
+    """The card mask of ``seat``'s known cards; any error names the seat."""
+    name = _name(seat)
     if isinstance(value, Hand):
         return value.mask
-    if isinstance(value, str):
-        return Hand.from_pbn(value).mask
     try:
-        cards = [c if isinstance(c, Card) else Card.from_str(c) for c in value]
-    except TypeError:
-        raise TypeError(f"{seat.name}'s known cards must be a Hand, PBN hand text or a list "
-                        f"of cards, got {type(value).__name__}") from None
-    return Hand(cards).mask
+        if isinstance(value, str):
+            mask = pbn_hand_mask(value)
+        else:
+            try:
+                items = list(value)
+            except TypeError:
+                raise SamplingTypeError(f"{name}'s known cards must be a Hand, PBN hand text or a "
+                                f"list of cards, got {type(value).__name__}") from None
+            mask = 0
+            for c in items:
+                card = c if isinstance(c, Card) else Card.from_str(c)
+                if mask & card.bit:
+                    raise InvalidDealError(f"{card} is given twice")
+                mask |= card.bit
+    except BridgeError as exc:
+        raise type(exc)(f"{name}'s known cards: {exc}") from None
+    if _pop(mask) > 13:
+        raise InvalidDealError(f"{name} holds {_pop(mask)} cards (at most 13)")
+    return mask
 
 
 def _as_alts(value, seat: Seat) -> Tuple[HandConstraints, ...]:
@@ -1438,7 +1491,7 @@ def _as_alts(value, seat: Seat) -> Tuple[HandConstraints, ...]:
         except TypeError:
             alts = None
         if not alts or not all(isinstance(c, HandConstraints) for c in alts):
-            raise TypeError(f"{seat.name}'s constraints must be a HandConstraints or a "
+            raise SamplingTypeError(f"{_name(seat)}'s constraints must be a HandConstraints or a "
                             f"non-empty list of them (alternatives), got {value!r}")
     return tuple(c for c in alts) if not any(c.is_trivial for c in alts) else ()
 
@@ -1474,36 +1527,32 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
         ``max_tries``/``max_seconds`` with three or more seats to deal.
     :raises SamplingError: ``n`` or a budget not a valid number (``n`` above
         :data:`MAX_SAMPLES`, ``max_tries`` not an integer ``>= 1``), a key that is not a
-        seat, a card known in two hands.
+        seat, two keys naming one seat (``"W"`` and ``3``), a card known in two hands.
     :raises TypeError: constraints or cards of the wrong type.
-    :raises InvalidDealError, InvalidNotationError: unreadable or oversized known hands.
+    :raises InvalidDealError, InvalidNotationError: unreadable or oversized known hands
+        (the message names the seat: ``West holds 14 cards (at most 13)``).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise SamplingError(f"the number of deals must be an integer >= 0, got {n!r}")
+    n = _as_int(n, "the number of deals", 0)
     _check_count(n, "the number of deals")
-    if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < 1:
-        raise SamplingError(f"max_tries must be an integer >= 1, got {max_tries!r}")
+    max_tries = _as_int(max_tries, "max_tries", 1)
     if max_seconds is not None and (isinstance(max_seconds, bool)
                                     or not isinstance(max_seconds, (int, float))
                                     or not max_seconds > 0):
         raise SamplingError(f"max_seconds must be a positive number or None, got "
                             f"{max_seconds!r}")
     rng = _as_rng(rng)
-    constraints = dict(constraints or {})
-    known = dict(known or {})
     known_masks = {s: 0 for s in Seat}
-    for key, value in known.items():
-        seat = _seat_key(key)
-        known_masks[seat] |= _as_known(value, seat)
+    for seat, value in _seat_keys(known, "known cards").items():
+        known_masks[seat] = _as_known(value, seat)
     alts = {s: () for s in Seat}
-    for key, value in constraints.items():
-        seat = _seat_key(key)
+    for seat, value in _seat_keys(constraints, "constraints").items():
         alts[seat] = _as_alts(value, seat)
     seen = 0
     for s in Seat:
         if seen & known_masks[s]:
             card = next(cards_of_mask(seen & known_masks[s]))
-            raise SamplingError(f"{card} is given to {s.name} and to another seat")
+            first = next(o for o in Seat if known_masks[o] & card.bit)
+            raise SamplingError(f"{card} is given to {_name(first)} and to {_name(s)}")
         seen |= known_masks[s]
     unseen = (sum(1 << (16 * t + r) for t in range(4) for r in range(2, 15))) & ~seen
     specs = []
@@ -1511,13 +1560,13 @@ def deal_constrained(constraints: Optional[Mapping] = None, known: Optional[Mapp
         need = 13 - _pop(known_masks[s])
         if need == 0:
             if alts[s] and not any(_mask_ok(known_masks[s], c) for c in alts[s]):
-                raise NoLayoutError(f"{s.name}'s hand {Hand(known_masks[s])} does not meet "
+                raise NoLayoutError(f"{_name(s)}'s hand {Hand(known_masks[s])} does not meet "
                                     f"its constraints")
             continue
         specs.append(_Spec(s, known_masks[s], need, 0, alts[s]))
     dealer = _Dealer(unseen, specs)
     if not dealer.feasible:
-        who = ", ".join(s.name for s in dealer.culprits)
+        who = ", ".join(_name(s) for s in dealer.culprits)
         raise NoLayoutError("no deal meets the constraints" +
                             (f" (nothing meets {who}'s own)" if who else
                              " (each seat's can be met alone, not all together)"))
@@ -1549,6 +1598,9 @@ class Simulation:
         error (sqrt(p (1 - p) / n)).
     :ivar mean_score: declarer's mean duplicate score (``vulnerable`` as given);
         :ivar score_se: its standard error.
+
+    One deal gives no standard error: ``se``, ``make_se`` and ``score_se`` are then NaN
+    (``None`` in :meth:`to_dict`).
     :ivar vulnerable: declarer's vulnerability used for the scores.
     :ivar tries: draws to find the deals; :ivar seconds: time dealing and solving.
     """
@@ -1573,10 +1625,15 @@ class Simulation:
         return len(self.tricks)
 
     def to_dict(self) -> dict:
-        """JSON-ready summary (without the deals)."""
-        return {"contract": str(self.contract), "n": self.n, "mean": self.mean, "se": self.se,
-                "make": self.make, "make_se": self.make_se, "mean_score": self.mean_score,
-                "score_se": self.score_se, "vulnerable": self.vulnerable,
+        """JSON-ready summary (without the deals); a standard error that one deal cannot
+        give is ``None`` (JSON ``null``), never NaN, which is not JSON."""
+        def finite(x):
+            return x if math.isfinite(x) else None
+
+        return {"contract": str(self.contract), "n": self.n, "mean": self.mean,
+                "se": finite(self.se), "make": self.make, "make_se": finite(self.make_se),
+                "mean_score": self.mean_score, "score_se": finite(self.score_se),
+                "vulnerable": self.vulnerable,
                 "distribution": list(self.distribution), "tries": self.tries,
                 "seconds": self.seconds}
 
@@ -1610,6 +1667,63 @@ def _with_declarer(contract, seat: Seat, what: str):
         raise SamplingError(f"{what} contradicts the declarer of contract {contract} "
                             f"({contract.declarer.name.title()})")
     return replace(contract, declarer=seat)
+
+
+class _Stop:
+    """The solvers of one threaded :func:`simulate_contract`: :meth:`stop` cancels the
+    search each is running and lets none start another deal."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.solvers: set = set()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for solver in self.solvers:
+                solver.cancel()
+
+    def enter(self, solver: Solver) -> None:
+        with self.lock:
+            self.solvers.add(solver)
+            if self.stopped:
+                solver.cancel()
+
+    def leave(self, solver: Solver) -> None:
+        with self.lock:
+            self.solvers.discard(solver)
+
+    def check(self) -> None:
+        if self.stopped:
+            raise KeyboardInterrupt("simulate_contract stopped")
+
+
+def _complete_deals(deals) -> Tuple[Deal, ...]:
+    """``deals`` as a tuple of complete deals; a message names the first bad deal and, for
+    an incomplete one, its first hand that is not 13 cards."""
+    if isinstance(deals, (Deal, str, bytes)):
+        raise SamplingError(f"deals must be a sequence of Deals, got a "
+                            f"{type(deals).__name__}")
+    try:
+        deals = tuple(deals)
+    except TypeError:
+        raise SamplingError(f"deals must be a sequence of Deals, got "
+                            f"{type(deals).__name__}") from None
+    if not deals:
+        raise SamplingError("deals must be a non-empty sequence of complete Deals, got none")
+    for i, d in enumerate(deals):
+        if not isinstance(d, Deal):
+            raise SamplingError(f"deals[{i}] is not a Deal: {d!r}")
+        for seat in Seat:
+            h = d[seat]
+            if h is None:
+                raise SamplingError(f"deals[{i}]: {_name(seat)}'s hand is unknown (a deal to "
+                                    f"solve needs four 13-card hands)")
+            if len(h) != 13:
+                raise SamplingError(f"deals[{i}]: {_name(seat)} holds {len(h)} cards (a deal "
+                                    f"to solve needs four 13-card hands)")
+    return deals
 
 
 def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = None,
@@ -1666,43 +1780,58 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
         raise SamplingError(f"threads must be an integer >= 1 or None, got {threads!r}")
     if not isinstance(vulnerable, bool):
         raise TypeError(f"vulnerable must be True or False, got {vulnerable!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable or None, got {type(progress).__name__} "
+                        f"{progress!r}")
     if deals is None:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise SamplingError(f"the number of deals must be an integer >= 1, got {n!r}")
+        n = _as_int(n, "the number of deals", 1)
         _check_count(n, "the number of deals")
         drawn = deal_constrained(constraints, known, n, rng, max_tries=max_tries,
                                  max_seconds=max_seconds)
         deals, tries = tuple(drawn), drawn.tries
     else:
-        deals = tuple(deals)
-        if not deals or not all(isinstance(d, Deal) and d.is_complete() for d in deals):
-            raise SamplingError("deals must be a non-empty sequence of complete Deals")
+        deals = _complete_deals(deals)
         tries = len(deals)
     threads = threads or os.cpu_count() or 1
     strain, who = contract.strain, contract.declarer
     done = [0]
     lock = threading.Lock()
+    stop = _Stop()
 
     def solve(chunk):
         solver = Solver(64)
-        out = []
-        for d in chunk:
-            out.append(declarer_tricks(d, strain, who, solver))
-            if progress is not None:
-                with lock:
-                    done[0] += 1
-                    progress(done[0])
-        return out
+        stop.enter(solver)
+        try:
+            out = []
+            for d in chunk:
+                stop.check()
+                out.append(declarer_tricks(d, strain, who, solver))
+                if progress is not None:
+                    with lock:
+                        done[0] += 1
+                        progress(done[0])
+            return out
+        finally:
+            stop.leave(solver)
 
     if threads == 1 or len(deals) == 1:
         tricks = solve(deals)
     else:
-        # contiguous chunks, one solver each; the results do not depend on the split
+        # contiguous chunks, one solver each; the results do not depend on the split.  On
+        # an exception here (Ctrl-C) or in a worker, the other workers' searches are
+        # cancelled and they start no other deal, so that the pool's shutdown is prompt.
         k = min(threads, len(deals))
         size = -(-len(deals) // k)
-        with ThreadPoolExecutor(max_workers=k) as pool:
-            parts = list(pool.map(solve, [deals[i:i + size]
-                                          for i in range(0, len(deals), size)]))
+        pool = ThreadPoolExecutor(max_workers=k, thread_name_prefix="simulate")
+        try:
+            futures = [pool.submit(solve, deals[i:i + size])
+                       for i in range(0, len(deals), size)]
+            parts = [f.result() for f in futures]
+        except BaseException:
+            stop.stop()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
         tricks = [t for p in parts for t in p]
     dist = [0] * 14
     for t in tricks:
@@ -1712,8 +1841,10 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     p = sum(1 for t in tricks if t >= need) / len(tricks)
     scores = [contract.score(t, vulnerable) for t in tricks]
     mscore, sse = _mean_se(scores)
+    # sqrt(p (1 - p) / n) would say 0 for one deal: no more defined than the others
+    make_se = math.sqrt(p * (1 - p) / len(tricks)) if len(tricks) > 1 else math.nan
     return Simulation(contract, deals, tuple(tricks), tuple(dist), mean, se, p,
-                      math.sqrt(p * (1 - p) / len(tricks)), mscore, sse, vulnerable, tries,
+                      make_se, mscore, sse, vulnerable, tries,
                       time.perf_counter() - t0)
 
 
@@ -1881,6 +2012,14 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
     from ddsolver.cards import Suit
     from ddsolver.contract import Contract
 
+    given = {"contract": contract, "declarer": declarer, **seat_opts}
+    for key, value in given.items():
+        if isinstance(value, str) and not value.strip():
+            option = "--" + (key[:-len("_hand")] if key.endswith("_hand") else key
+                             ).replace("_", "-")
+            hint = "" if key in ("contract", "declarer") else \
+                " (leave the option out for no constraint)"
+            raise click.BadParameter(f"an empty value{hint}", param_hint=f"'{option}'")
     try:
         con = Contract.from_str(contract)
         if declarer is not None:
@@ -1900,7 +2039,7 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
             hand = seat_opts[f"{name}_hand"]
             if hand:
                 try:
-                    known[seat] = Hand.from_pbn(hand)
+                    known[seat] = Hand(_as_known(hand, seat))
                 except BridgeError as exc:
                     raise SamplingError(f"--{name}: {exc}") from None
             parts = []
@@ -1943,7 +2082,7 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
         out = sim.to_dict()
         out["seed"] = seed
         out["deals"] = [d.to_pbn() for d in sim.deals[:show]]
-        click.echo(_json.dumps(out, indent=2))
+        click.echo(_json.dumps(out, indent=2, allow_nan=False))
         return
     need = con.level + 6
     lead = con.declarer.lho
@@ -1957,10 +2096,15 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
         if c:
             mark = "  made" if k >= need else ""
             click.echo(f"{k:6d} {c:7d} {100 * c / sim.n:7.1f}{mark}")
-    click.echo(f"mean tricks   {sim.mean:.2f} +- {sim.se:.2f} (standard error)")
-    click.echo(f"makes         {100 * sim.make:.1f} % +- {100 * sim.make_se:.1f} %")
-    click.echo(f"mean score    {sim.mean_score:+.0f} +- {sim.score_se:.0f} "
-               f"({'vulnerable' if vulnerable else 'not vulnerable'})")
+    vul = "vulnerable" if vulnerable else "not vulnerable"
+    if sim.n > 1:
+        click.echo(f"mean tricks   {sim.mean:.2f} +- {sim.se:.2f} (standard error)")
+        click.echo(f"makes         {100 * sim.make:.1f} % +- {100 * sim.make_se:.1f} %")
+        click.echo(f"mean score    {sim.mean_score:+.0f} +- {sim.score_se:.0f} ({vul})")
+    else:
+        click.echo(f"mean tricks   {sim.mean:.2f} (no standard error from one deal)")
+        click.echo(f"makes         {100 * sim.make:.1f} %")
+        click.echo(f"mean score    {sim.mean_score:+.0f} ({vul})")
     click.echo(f"time          {sim.seconds:.1f} s ({sim.tries} draws)")
     for d, t in list(zip(sim.deals, sim.tricks))[:show]:
         click.echo(f"{d.to_pbn()}  {t}")

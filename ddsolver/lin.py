@@ -301,7 +301,9 @@ class _Parser:
                     number = int(m.group(0).lstrip("0") or "0")
             elif item.key == "sv":
                 try:
-                    vul = Vulnerability.from_str(item.value)
+                    # an empty sv| is read as none vulnerable, as it always was here
+                    vul = (Vulnerability.from_str(item.value) if item.value.strip()
+                           else Vulnerability.NONE)
                 except InvalidNotationError:
                     raise self.error(item, "bad vulnerability (o, n, e or b)") from None
         if number is not None and number < 1:

@@ -222,6 +222,17 @@ class Solver:
         """Search nodes visited by this solver so far."""
         return self._engine.nodes
 
+    def cancel(self) -> None:
+        """Ask the search running on this solver, in any thread, to stop: it raises
+        KeyboardInterrupt within about 50 ms, as on Ctrl-C, and so does every later search
+        until :meth:`clear_cancel`.  Takes no lock, so that another thread may call it while
+        a search holds the solver (what stops worker threads on Ctrl-C)."""
+        self._engine.cancel()
+
+    def clear_cancel(self) -> None:
+        """Let searches run again after :meth:`cancel`."""
+        self._engine.clear_cancel()
+
     def clear(self) -> None:
         """Empty the transposition table."""
         with self._lock:

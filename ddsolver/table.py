@@ -97,6 +97,10 @@ class Side(IntEnum):
         return self.name
 
 
+#: The vulnerabilities :meth:`Vulnerability.from_str` reads, for its messages.
+_VUL_NAMES = "None, NS, EW or All (also Love, -, N-S, E-W, Both; LIN o, n, e, b)"
+
+
 class Vulnerability(IntEnum):
     """Which sides are vulnerable: NONE, NS, EW or BOTH."""
 
@@ -125,8 +129,15 @@ class Vulnerability(IntEnum):
         """Parse PBN (``None``/``Love``/``-``, ``NS``, ``EW``, ``All``/``Both``), LIN
         (``o``, ``n``, ``e``, ``b``) or DDS names.
 
-        :raises InvalidNotationError: if ``text`` is none of these.
+        :raises InvalidNotationError: if ``text`` is none of these, or empty (the message
+            names the accepted values).
+        :raises TypeError: if ``text`` is not a string (:meth:`coerce` takes 0..3 too).
         """
+        if not isinstance(text, str):
+            raise TypeError(f"a vulnerability must be text such as None, NS, EW or All, got "
+                            f"{type(text).__name__} {text!r}")
+        if not text.strip():
+            raise InvalidNotationError(f"empty vulnerability: give one of {_VUL_NAMES}")
         key = text.strip().upper().replace("-", "").replace("/", "").replace(" ", "")
         table = {
             "NONE": 0, "LOVE": 0, "": 0, "O": 0, "0": 0, "NEITHER": 0,
@@ -136,7 +147,7 @@ class Vulnerability(IntEnum):
         }
         if key in table:
             return cls(table[key])
-        raise InvalidNotationError(f"invalid vulnerability {text!r}")
+        raise InvalidNotationError(f"invalid vulnerability {text!r}: one of {_VUL_NAMES}")
 
     @classmethod
     def coerce(cls, value) -> "Vulnerability":

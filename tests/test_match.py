@@ -532,7 +532,7 @@ def test_the_match_command(played, tmp_path):
     res = runner.invoke(ai_main, ["match", "expert", "easy", "-o", str(tmp_path / "e.pbn")])
     assert res.exit_code == 2 and "unknown player 'expert'" in res.output
     res = runner.invoke(ai_main, ["match", "easy", "easy", "--deals", str(tmp_path / "no.pbn")])
-    assert res.exit_code == 2 and "no such file" in res.output
+    assert res.exit_code == 2 and "no such file" in res.output.lower()
     res = runner.invoke(ai_main, ["match", "easy", "easy", "-a", "samples"])
     assert res.exit_code == 2 and "expected KEY=VALUE" in res.output
     res = runner.invoke(ai_main, args + ["--seed", "12"])

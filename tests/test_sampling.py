@@ -29,6 +29,7 @@ from ai.sampling import (
 )
 from ddsolver.cards import FULL_DECK_MASK, Card, Suit, cards_of_mask
 from ddsolver.deal import Deal, Hand
+from ddsolver.errors import InvalidDealError
 from ddsolver.play import Position
 from ddsolver.solver import Solver
 from ddsolver.table import Seat
@@ -735,7 +736,7 @@ def test_deal_constrained_meets_every_constraint():
 
 
 def test_deal_constrained_bad_input():
-    with pytest.raises(NoLayoutError, match="NORTH"):       # nothing meets North's alone
+    with pytest.raises(NoLayoutError, match="North's own"):  # nothing meets North's alone
         deal_constrained({"N": HandConstraints((30, 37), lengths=((7, 13),) * 4)}, n=1, rng=1)
     with pytest.raises(NoLayoutError):                      # each possible, not together
         deal_constrained({"E": HandConstraints((21, 37)), "W": HandConstraints((21, 37))},
@@ -755,7 +756,7 @@ def test_deal_constrained_bad_input():
         deal_constrained(None, None, -1)
     with pytest.raises(SamplingError, match="seat"):
         deal_constrained({"X": HandConstraints()}, n=1)
-    with pytest.raises(SamplingError, match="another seat"):
+    with pytest.raises(SamplingError, match="SA is given to North and to South"):
         deal_constrained(None, {"N": "A...", "S": "A..."}, n=1)
     with pytest.raises(TypeError):
         deal_constrained({"N": (15, 17)}, n=1)
@@ -857,3 +858,121 @@ def test_simulate_command():
         r = runner.invoke(cli_main, ["simulate", *args])
         assert r.exit_code == 2, (args, r.output)
         assert msg.lower() in r.output.lower(), (args, r.output)
+
+
+def test_simulate_one_deal_has_no_standard_error():
+    """One deal gives no standard error: NaN in the Simulation, null in the JSON (NaN is
+    not JSON), and a sentence in the text instead of a number."""
+    sim = simulate_contract("3NT", "N", None, {"N": "AQ4.KJ5.Q963.KJ2"}, n=1, rng=1,
+                            threads=1)
+    assert sim.n == 1 and math.isnan(sim.se) and math.isnan(sim.make_se)
+    assert math.isnan(sim.score_se)
+    d = sim.to_dict()
+    assert d["se"] is None and d["make_se"] is None and d["score_se"] is None
+    tricks = sim.tricks[0]
+    assert d["mean"] == tricks and d["distribution"][tricks] == 1
+    args = ["simulate", "-c", "3NT", "-d", "N", "--north", "AQ4.KJ5.Q963.KJ2", "-n", "1",
+            "--seed", "1", "--threads", "1"]
+    runner = CliRunner()
+    j = runner.invoke(cli_main, [*args, "--json"])
+    assert j.exit_code == 0, j.output
+    import json
+    out = json.loads(j.output, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert out["se"] is None and out["make_se"] is None and out["score_se"] is None
+    assert out["mean"] == tricks and out["n"] == 1
+    r = runner.invoke(cli_main, args)
+    assert r.exit_code == 0, r.output
+    assert f"mean tricks   {tricks:.2f} (no standard error from one deal)" in r.output
+    assert "nan" not in r.output.lower() and "+-" not in r.output
+    assert "makes         100.0 %\n" in r.output or "makes         0.0 %\n" in r.output
+
+
+def test_hand_errors_name_the_seat_spelled_west():
+    """A hand of the wrong size, unreadable known cards, a seat given twice, an impossible
+    hand: the message names the seat concerned, spelled West (not WEST)."""
+    cards = [Card.from_str(c) for c in "SA SK SQ SJ ST S9 S8 S7 S6 S5 S4 S3 S2 HA".split()]
+    for known in ({"W": "AKQJT98765432.A.."}, {"W": cards}):
+        with pytest.raises(InvalidDealError, match=r"^West holds 14 cards \(at most 13\)$"):
+            deal_constrained(None, known, 1, 1)
+    with pytest.raises(InvalidDealError, match=r"^West's known cards: SA is given twice$"):
+        deal_constrained(None, {"W": ["SA", "SA"]}, 1, 1)
+    with pytest.raises(InvalidDealError, match=r"^East's known cards: hand 'AK\.\.' must"):
+        deal_constrained(None, {"E": "AK.."}, 1, 1)
+    with pytest.raises(SamplingError, match=r"^West's known cards are given twice \(keys 'W' "
+                                            r"and 'West'\)$"):
+        deal_constrained(None, {"W": "AKQJT98...", "West": ".AKQJT98.."}, 1, 1)
+    with pytest.raises(SamplingError, match=r"^West's constraints are given twice"):
+        deal_constrained({"W": HandConstraints((0, 3)), 3: HandConstraints((20, 37))}, None,
+                         1, 1)
+    with pytest.raises(SamplingError, match=r"^SA is given to East and to West$"):
+        deal_constrained(None, {"W": "AKQJT98765432...", "E": "A..."}, 1, 1)
+    with pytest.raises(NoLayoutError, match=r"^West's hand AKQJT98765432\.\.\. does not"):
+        deal_constrained({"W": HandConstraints((0, 3))}, {"W": "AKQJT98765432..."}, 1, 1)
+    with pytest.raises(TypeError, match=r"^West's constraints must be"):
+        deal_constrained({"W": []}, None, 1, 1)
+    # deals to solve: the first hand that is not 13 cards, by seat
+    deal = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 "
+                         "K82.Q93.KJ5.Q854")
+    west12 = Deal([deal[s] if s != Seat.WEST else deal[s].remove(Card.from_str("SK"))
+                   for s in Seat], complete=False, equal_lengths=False)
+    with pytest.raises(SamplingError, match=r"^deals\[1\]: West holds 12 cards"):
+        simulate_contract("3NT", "N", deals=[deal, west12], threads=1)
+    no_west = Deal([deal[s] if s != Seat.WEST else None for s in Seat], complete=False)
+    with pytest.raises(SamplingError, match=r"^deals\[0\]: West's hand is unknown"):
+        simulate_contract("3NT", "N", deals=[no_west], threads=1)
+    # the command line names the option and the seat
+    r = CliRunner().invoke(cli_main, ["simulate", "-c", "3NT", "-d", "N", "--west",
+                                      "AKQJT98765432.A..", "-n", "2"])
+    assert r.exit_code == 2
+    assert "Error: --west: West holds 14 cards (at most 13)" in r.output
+
+
+def test_bad_dealer_arguments_are_typed_sampling_errors():
+    """Negative or non-integer counts, impossible constraints and arguments of the wrong
+    type are SamplingErrors (wrong types a SamplingTypeError, also a TypeError); a
+    progress that cannot be called is a TypeError before anything is solved."""
+    import numpy as np
+
+    from ai.sampling import SamplingTypeError
+    for n in (-1, -10 ** 9):
+        with pytest.raises(SamplingError, match=r"number of deals must be an integer >= 0"):
+            deal_constrained(None, None, n, 1)
+    for n in (1.5, "3", None, True):
+        with pytest.raises(SamplingTypeError, match="number of deals"):
+            deal_constrained(None, None, n, 1)
+    assert len(deal_constrained(None, None, np.int64(2), 1)) == 2     # a NumPy integer
+    with pytest.raises(NoLayoutError):
+        deal_constrained({"N": HandConstraints((25, 37)), "S": HandConstraints((25, 37))},
+                         None, 1, 1)
+    for constraints, words in ((5, "constraints must be a mapping"),
+                               ("N", "constraints must be a mapping"),
+                               ({"N": (15, 17)}, "North's constraints must be")):
+        with pytest.raises(SamplingTypeError, match=words):
+            deal_constrained(constraints, None, 1, 1)
+    with pytest.raises(SamplingTypeError, match="known cards must be a mapping"):
+        deal_constrained(None, [("N", "AK...")], 1, 1)
+    with pytest.raises(SamplingTypeError, match="North's known cards must be"):
+        deal_constrained(None, {"N": 5}, 1, 1)
+    assert issubclass(SamplingTypeError, TypeError)
+    with pytest.raises(SamplingTypeError, match="max_tries"):
+        deal_constrained(None, None, 1, 1, max_tries=2.5)
+    with pytest.raises(SamplingError, match=r"number of deals must be an integer >= 1"):
+        simulate_contract("3NT", "N", n=0, rng=1, threads=1)
+    calls = []
+    with pytest.raises(TypeError, match=r"^progress must be a callable or None, got int 5$"):
+        simulate_contract("3NT", "N", n=2, rng=1, threads=1, progress=5)
+    sim = simulate_contract("3NT", "N", n=2, rng=1, threads=1, progress=calls.append)
+    assert calls == [1, 2] and sim.n == 2
+
+
+def test_simulate_refuses_empty_option_values_naming_the_option():
+    runner = CliRunner()
+    base = ["simulate", "-c", "3NT", "-d", "N", "-n", "2", "--seed", "1", "--threads", "1"]
+    for option in ("--north-hcp", "--west", "--south-shape", "--east-aces",
+                   "--north-stoppers", "--north-spades", "--declarer"):
+        for empty in ("", "  "):
+            r = runner.invoke(cli_main, [*base, option, empty])
+            assert r.exit_code == 2, (option, r.output)
+            assert f"Invalid value for '{option}': an empty value" in r.output, r.output
+    r = runner.invoke(cli_main, ["simulate", "-c", "", "-d", "N"])
+    assert r.exit_code == 2 and "Invalid value for '--contract': an empty value" in r.output

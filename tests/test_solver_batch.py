@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from ddsolver.cards import Card, Strain
-from ddsolver.deal import random_deal
+from ddsolver.deal import Hand, random_deal
 from ddsolver.errors import InvalidNotationError
 from ddsolver.play import Position
 from ddsolver.solver import Solver
@@ -160,22 +160,26 @@ def test_bad_layouts_name_the_row():
     good = list(m)
     shared = list(m)
     shared[1] |= m[0] & -m[0]                   # East also holds North's lowest card
-    with pytest.raises(ValueError, match="layout 1: two seats hold the same card"):
+    low = min(Hand(m[0]).cards, key=lambda c: c.bit)    # North's lowest card
+    with pytest.raises(ValueError, match=f"^layout 1: North and East both hold {low}$"):
         Solver().solve_layouts([good, shared], "NT", "W")
     outside = list(m)
     outside[2] |= 1                              # bit 0 is no card
-    with pytest.raises(ValueError, match="layout 0: .*outside the card ranks"):
+    with pytest.raises(ValueError, match="^layout 0: South's mask has bits outside the card "
+                                         "ranks \\(bit 0;"):
         Solver().solve_layouts([outside], "NT", "W")
     short = list(m)
     short[3] &= short[3] - 1                     # West one card short
-    with pytest.raises(ValueError, match="hand sizes"):
+    with pytest.raises(ValueError, match="hand sizes .* cards held: North 13, East 13, South "
+                                         "13, West 12$"):
         Solver().solve_layouts([short], "NT", "W")
 
 
 def test_bad_trick_and_strain():
     m = _masks()
     lead = sorted(random_deal(random.Random(3))[Seat.WEST].cards)[0]
-    with pytest.raises(ValueError, match="also held"):
+    with pytest.raises(ValueError, match=f"^layout 0: West still holds {lead}, played to the "
+                                         f"trick in progress by West$"):
         Solver().solve_layouts([m], "NT", "W", [lead])          # West still holds it
     with pytest.raises(TypeError, match="Card"):
         Solver().solve_layouts([m], "NT", "W", ["SA"])
@@ -189,7 +193,7 @@ def test_card_losses_refuses_a_card_not_held_or_not_playable():
     deal = random_deal(random.Random(3))
     m = list(deal.masks())
     north_card = sorted(deal[Seat.NORTH].cards)[0]
-    with pytest.raises(ValueError, match="does not hold"):
+    with pytest.raises(ValueError, match=f"^layout 0: West does not hold {north_card}$"):
         Solver().card_losses([m], "NT", "W", (), north_card)     # West is on lead
     with pytest.raises(TypeError, match="Card"):
         Solver().card_losses([m], "NT", "W", (), "SA")
@@ -198,8 +202,19 @@ def test_card_losses_refuses_a_card_not_held_or_not_playable():
     m[3] &= ~lead.bit
     other = next(c for c in deal[Seat.NORTH].cards if c.suit != lead.suit)
     assert any(c.suit == lead.suit for c in deal[Seat.NORTH].cards)
-    with pytest.raises(ValueError, match="must follow"):
+    suit = ("clubs", "diamonds", "hearts", "spades")[lead.suit]
+    with pytest.raises(ValueError, match=f"^layout 0: North must follow suit \\({suit} led\\) "
+                                         f"and may not play {other}$"):
         Solver().card_losses([m], "NT", "W", [lead], other)
+    # a layout where North already followed with another suit: it revokes
+    revoke = list(m)
+    revoke[0] &= ~other.bit
+    held = min((c for c in deal[Seat.NORTH].cards if c.suit == lead.suit),
+               key=lambda c: c.bit)
+    with pytest.raises(ValueError, match=f"^layout 0: North played {other} to the trick in "
+                                         f"progress but still holds {held} of the suit led "
+                                         f"\\({suit}\\)$"):
+        Solver().solve_layouts([revoke], "NT", "W", [lead, other])
 
 
 def test_engine_batch_refuses_bad_buffers():

@@ -104,6 +104,18 @@ def test_vulnerability_from_str_rejects(bad):
     assert repr(bad) in str(info.value)
 
 
+@pytest.mark.parametrize("empty", ["", "   ", "\t"])
+def test_vulnerability_from_str_refuses_empty_text_naming_the_values(empty):
+    with pytest.raises(InvalidNotationError, match=r"^empty vulnerability: give one of None, "
+                                                   r"NS, EW or All \(also Love, -, "):
+        Vulnerability.from_str(empty)
+    with pytest.raises(InvalidNotationError, match="NS, EW or All"):
+        Vulnerability.from_str("NE")
+    for not_text in (None, 3):
+        with pytest.raises(TypeError, match="must be text"):
+            Vulnerability.from_str(not_text)
+
+
 def test_vulnerability_pbn_round_trip():
     assert [v.pbn for v in V] == ["None", "NS", "EW", "All"]
     for v in V:

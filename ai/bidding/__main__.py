@@ -64,10 +64,10 @@ def run(deal_text: str, dealer="N", vulnerability="None", as_json: bool = False)
 def bid_command(deal: str, dealer: str, vulnerability: str, as_json: bool) -> int:
     """Bid a deal with four Standard American robots and explain every call.
 
-    DEAL is in PBN notation, quoted, e.g.
+    DEAL is in PBN notation, quoted.  Example:
 
     \b
-      "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+      ddsolver-ai bid "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
 
     Exit status 2 for bad input (the message names it).
     """

@@ -194,6 +194,7 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     except OSError as exc:
         raise click.BadParameter(f"cannot write {log_path}: {exc.strerror}",
                                  param_hint="'--log'") from None
+    interrupted = False
     try:
         server = TableManagerServer(manager, host, port, pbn_path=out, event=event,
                                     log_file=log_file)
@@ -201,7 +202,7 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
         try:
             asyncio.run(server.serve())
         except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
+            interrupted = True
         except OSError as exc:
             raise click.ClickException(f"cannot listen on {host}:{port}: {exc}")
     finally:
@@ -218,4 +219,7 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
                        f"{r.tricks} tricks, N-S {r.score:+d}")
     done = sum(1 for r in manager.records if r.finished)
     click.echo(f"{done} board(s) finished, {len(manager.records) - done} unfinished: "
-               f"{manager.end_reason}", err=True)
+               f"{'interrupted' if interrupted else manager.end_reason}", err=True)
+    if interrupted:
+        # after the boards' summary: Interrupted. and status 130, as every subcommand
+        raise KeyboardInterrupt

@@ -52,6 +52,60 @@ LAYOUT_ERRORS = {
                   "less one for each card already played, 1..13)",
 }
 
+_SEAT_NAMES = ("North", "East", "South", "West")
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _card_name(suit, rank):
+    """``SK`` for (3, 13): the card's text as :class:`ddsolver.cards.Card` writes it."""
+    return "CDHS"[suit] + "23456789TJQKA"[rank - 2]
+
+
+def _bit_card(mask):
+    """The name of the lowest card of a card mask (no bits outside the card ranks)."""
+    low = (mask & -mask).bit_length() - 1
+    return _card_name(low >> 4, low & 15)
+
+
+def _layout_message(i, code, hands, leader, trick):
+    """The error of layout ``i`` (``code`` from :func:`layout_error`), naming the seat and
+    the card: ``layout 0: North and East both hold SA``."""
+    hands = [int(x) for x in hands]
+    what = LAYOUT_ERRORS[code]
+    if code == LAYOUT_BITS:
+        for h in range(4):
+            bad = hands[h] & ~0x7FFC7FFC7FFC7FFC
+            if bad:
+                what = (f"{_SEAT_NAMES[h]}'s mask has bits outside the card ranks (bit "
+                        f"{(bad & -bad).bit_length() - 1}; a card is bit 16 * suit + rank, "
+                        f"rank 2..14)")
+                break
+    elif code == LAYOUT_SHARED:
+        for h in range(4):
+            for j in range(h + 1, 4):
+                if hands[h] & hands[j]:
+                    return (f"layout {i}: {_SEAT_NAMES[h]} and {_SEAT_NAMES[j]} both hold "
+                            f"{_bit_card(hands[h] & hands[j])}")
+    elif code == LAYOUT_TRICK:
+        for t, (suit, rank) in enumerate(trick):
+            for h in range(4):
+                if hands[h] >> (16 * suit + rank) & 1:
+                    return (f"layout {i}: {_SEAT_NAMES[h]} still holds "
+                            f"{_card_name(suit, rank)}, played to the trick in progress by "
+                            f"{_SEAT_NAMES[(leader + t) & 3]}")
+    elif code == LAYOUT_REVOKE:
+        for t in range(1, len(trick)):
+            h = (leader + t) & 3
+            if trick[t][0] != trick[0][0] and hands[h] >> (16 * trick[0][0]) & 0x7FFC:
+                return (f"layout {i}: {_SEAT_NAMES[h]} played "
+                        f"{_card_name(*trick[t])} to the trick in progress but still holds "
+                        f"{_bit_card(hands[h] & (0x7FFC << (16 * trick[0][0])))} of the suit "
+                        f"led ({_SUIT_NAMES[trick[0][0]]})")
+    elif code == LAYOUT_SIZES:
+        sizes = ", ".join(f"{_SEAT_NAMES[h]} {bin(hands[h]).count('1')}" for h in range(4))
+        what = f"{what}; cards held: {sizes}"
+    return f"layout {i}: {what}"
+
 
 cdef int layout_error(const uint64_t* hands, int leader, int k, const int* tsuit,
                       const int* trank) noexcept nogil:
@@ -568,8 +622,9 @@ cdef class Engine:
         for i in range(n):
             code = layout_error(&copy[4 * i], leader[0], k[0], tsuit, trank)
             if code != LAYOUT_OK:
+                row = [copy[4 * i + j] for j in range(4)]
                 free(copy)
-                raise ValueError(f"layout {i}: {LAYOUT_ERRORS[code]}")
+                raise ValueError(_layout_message(i, code, row, leader[0], trick))
         return copy
 
     def values_batch(self, const uint64_t[:, ::1] hands not None,
@@ -696,10 +751,12 @@ cdef class Engine:
         try:
             for i in range(n):
                 if not (h[4 * i + seat] >> (16 * suit + rank)) & 1:
-                    raise ValueError(f"layout {i}: seat {seat} does not hold (suit {suit}, "
-                                     f"rank {rank})")
+                    raise ValueError(f"layout {i}: {_SEAT_NAMES[seat]} does not hold "
+                                     f"{_card_name(suit, rank)}")
                 if k > 0 and suit != tsuit[0] and (h[4 * i + seat] >> (16 * tsuit[0])) & 0x7FFC:
-                    raise ValueError(f"layout {i}: seat {seat} must follow suit {tsuit[0]}")
+                    raise ValueError(f"layout {i}: {_SEAT_NAMES[seat]} must follow suit "
+                                     f"({_SUIT_NAMES[tsuit[0]]} led) and may not play "
+                                     f"{_card_name(suit, rank)}")
             self._check_idle()
             if self.ctx.cancel:
                 raise KeyboardInterrupt("search cancelled (Engine.cancel)")
