@@ -21,7 +21,15 @@ def _start(args, cwd):
                PYTHONUNBUFFERED="1")
     return subprocess.Popen([sys.executable, "-m", "ai", *args], cwd=cwd, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+
+
+def _default_sigint():
+    """In the child: SIGINT's default disposition, so that Python installs its Ctrl-C
+    handler.  A process started in the background by a non-interactive shell (a CI script,
+    ``nohup ... &``) inherits SIGINT as ignored, and so would every subcommand started here:
+    it would then never see the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for(proc, predicate, timeout=60.0):
