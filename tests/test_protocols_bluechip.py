@@ -779,3 +779,48 @@ def test_a_team_name_with_a_quote_is_refused():
         ("send", "x", 'North ("ab") seated')]
     with pytest.raises(ValueError, match="team name"):
         TableManager(boards_from_seed(4, 1), ns_team='a"b')
+
+
+# -- bad input ------------------------------------------------------------------------------------
+def test_a_client_of_another_protocol_version_is_refused_and_disconnected():
+    """The table manager speaks version 18 only: a client announcing another version is
+    told so and disconnected; the seat stays free and the other clients are served."""
+    table, tm, clock = _table()
+    tm.connect("old")
+    actions = table.send("old", 'Connecting "Old" as North using protocol version 17')
+    assert actions == [
+        ("send", "old", "Error this table manager speaks protocol version 18, not 17"),
+        ("close", "old")]
+    assert "old" not in tm.conns and tm.seats == {} and tm.teams == ("", "")
+    assert table.send("old", "North ready for teams") == []      # gone: nothing answered
+    _seat_all(table)
+    assert table.run()
+    assert tm.finished and tm.records[0].finished and tm.teams == ("NS", "EW")
+
+
+def test_a_client_of_another_protocol_version_over_loopback():
+    tm = TableManager(boards_from_seed(4, 1), timeout=60, seat_timeout=60)
+    transcript = []
+    server = TableManagerServer(tm, port=0, transcript=transcript)
+    port = server.start_thread()
+    try:
+        old = _RawClient(port, "North")
+        old.say('Connecting "Old" as North using protocol version 19')
+        assert old.lines.read_line() == \
+            "Error this table manager speaks protocol version 18, not 19"
+        assert old.lines.read_line() is None          # the table manager hung up
+        old.lines.close()
+        clients = {s: BlueChipClient(SystemPlayer(), s, "T") for s in Seat}
+        threads = [threading.Thread(target=run_client, args=("127.0.0.1", port, c),
+                                    kwargs={"timeout": 60}) for c in clients.values()]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert server.join(30)
+    finally:
+        if not tm.finished:
+            server.stop()
+    assert tm.finished and tm.end_reason == "all boards played"
+    assert all(c.finished and c.problems == [] for c in clients.values())
+    assert tm.records[0].finished

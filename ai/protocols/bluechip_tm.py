@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ai.protocols.bluechip import (
+    PROTOCOL_VERSION,
     BlueChipError,
     BoardInfo,
     CallMessage,
@@ -211,7 +212,12 @@ def records_to_pbn(records: Sequence[BoardRecord], *, event: str = "", site: str
 
 # -- the table manager -----------------------------------------------------------------------
 class _Refuse(Exception):
-    """A line refused: answered ``Error <text>``, nothing changed."""
+    """A line refused: answered ``Error <text>``, nothing changed (with ``close``, the
+    connection is then closed)."""
+
+    def __init__(self, text: str, *, close: bool = False):
+        super().__init__(text)
+        self.close = close
 
 
 @dataclass
@@ -357,6 +363,9 @@ class TableManager:
         except _Refuse as refusal:
             log.info("refused from %s: %r (%s)", self._who(conn), line[:100], refusal)
             self._send(cid, ErrorMessage(str(refusal)))
+            if refusal.close:   # only ever before the client is seated
+                del self.conns[cid]
+                self._out.append(("close", cid))
             return self._flush()
         self._service(now)
         return self._flush()
@@ -465,9 +474,9 @@ class TableManager:
     def _on_connect(self, conn: _Conn, msg: Connect) -> None:
         if conn.stage != "new":
             raise _Refuse(f"already seated as {format_seat(conn.seat)}")
-        if msg.version != 18:
-            log.warning("a client speaks protocol version %s (this table manager: 18)",
-                        msg.version)
+        if msg.version != PROTOCOL_VERSION:
+            raise _Refuse(f"this table manager speaks protocol version {PROTOCOL_VERSION}, "
+                          f"not {msg.version}", close=True)
         if not msg.team or len(msg.team) > 100:
             raise _Refuse("the team name must be 1 to 100 characters")
         if '"' in msg.team:   # it is written back between quotes (Seated, Teams)
