@@ -824,3 +824,67 @@ def test_a_client_of_another_protocol_version_over_loopback():
     assert tm.finished and tm.end_reason == "all boards played"
     assert all(c.finished and c.problems == [] for c in clients.values())
     assert tm.records[0].finished
+
+
+def test_a_malformed_line_is_echoed_escaped_and_cut_to_80_characters():
+    """The error names the line with its control characters escaped as Python writes them
+    (a terminal showing the error, or the log, is not driven by them), at most 80
+    characters of it."""
+    table, tm, clock = _table()
+    tm.connect("x")
+    line = "North bids 9NT \x1b[2J\x07\x00" + "x" * 200
+    [(kind, cid, reply)] = table.send("x", line)
+    assert (kind, cid) == ("send", "x")
+    shown = r"'North bids 9NT \x1b[2J\x07\x00" + "x" * 45 + "'..."
+    assert len(shown) == 80
+    assert reply == f"Error {shown} is no message of the protocol"
+    assert reply.isprintable()
+    # a short line is shown whole, escaped
+    _error(table.send("x", "hello\x1b]0;title\x07"), "x",
+           r"'hello\x1b]0;title\x07' is no message of the protocol")
+    # the parts of a line named on their own are escaped and cut as well
+    _error(table.send("x", "North plays \x9b31m"), "x",
+           r"'\x9b31m' is not a card (rank then suit: 3C, TS, AH)")
+    _error(table.send("x", "North plays " + "Q" * 300), "x",
+           "'" + "Q" * 75 + "'... is not a card (rank then suit: 3C, TS, AH)")
+    _error(table.send("x", 'Connecting "t" as ' + "Nobody" * 50 +
+                      " using protocol version 18"), "x",
+           "'" + ("Nobody" * 13)[:75] + "'... is not a seat (North, East, South, West)")
+    _error(table.send("x", "North bids 1C \x1b[31mred"), "x",
+           r"unexpected text after the call: '\x1b[31mred' (only 'Alert.' or 'Infos.' and "
+           r"an explanation may follow)")
+
+
+def test_the_table_manager_log_escapes_what_clients_send(caplog):
+    """Every line in and out is logged with its control characters escaped: a client
+    cannot write terminal escape sequences or line breaks into the log."""
+    import logging
+
+    tm = TableManager(boards_from_seed(4, 1), timeout=60, seat_timeout=1)
+    transcript, log = [], io.StringIO()
+    server = TableManagerServer(tm, port=0, transcript=transcript, log_file=log)
+    port = server.start_thread()
+    nasty = "\x1b[2J\x1b]0;owned\x07North\x0bbids\x85 1C\x00\x9b"
+    try:
+        with caplog.at_level(logging.DEBUG, logger="ai.protocols.bluechip.tm"):
+            raw = _RawClient(port, "North")
+            raw.say(nasty)
+            reply = raw.lines.read_line()
+            raw.lines.close()
+            assert server.join(30)       # nobody seated: the session ends after 1 s
+    finally:
+        if not tm.finished:
+            server.stop()
+    assert reply == ("Error '\\x1b[2J\\x1b]0;owned\\x07North\\x0bbids\\x85 1C\\x00\\x9b' "
+                     "is no message of the protocol")
+    assert [(d, line) for _, _, d, line in transcript][:2] == [("in", nasty),
+                                                              ("out", reply)]
+    lines = log.getvalue().splitlines()
+    assert len(lines) == len(transcript)
+    assert lines[0].endswith(" #0 << \\x1b[2J\\x1b]0;owned\\x07North\\x0bbids\\x85 1C"
+                             "\\x00\\x9b")
+    assert lines[1].endswith(" #0 >> " + reply.replace("\\", "\\\\"))
+    assert all(line.isprintable() for line in lines)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("\\x1b[2J" in m for m in messages)
+    assert all(m.isprintable() for m in messages), messages

@@ -59,9 +59,11 @@ from ai.protocols.bluechip import (
     Teams,
     Timing,
     ToLead,
+    escape,
     format_card,
     format_seat,
     parse_client_line,
+    quote,
 )
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card
@@ -361,7 +363,7 @@ class TableManager:
                 raise _Refuse(str(exc)) from None
             self._dispatch(conn, msg, now)
         except _Refuse as refusal:
-            log.info("refused from %s: %r (%s)", self._who(conn), line[:100], refusal)
+            log.info("refused from %s: %s (%s)", self._who(conn), quote(line), refusal)
             self._send(cid, ErrorMessage(str(refusal)))
             if refusal.close:   # only ever before the client is seated
                 del self.conns[cid]
@@ -905,13 +907,14 @@ class TableManagerServer:
         conn = self.tm.conns.get(cid)
         who = format_seat(conn.seat) if conn is not None and conn.seat is not None \
             else f"#{cid}"
-        log.debug("%s %s %s", who, "<<" if direction == "in" else ">>", line)
+        shown = escape(line)   # a client's control characters do not reach the log
+        log.debug("%s %s %s", who, "<<" if direction == "in" else ">>", shown)
         stamp = time.time()
         if self.transcript is not None:
             self.transcript.append((stamp, who, direction, line))
         if self.log_file is not None:
             self.log_file.write(f"{datetime.datetime.fromtimestamp(stamp).isoformat()} {who} "
-                                f"{'<<' if direction == 'in' else '>>'} {line}\n")
+                                f"{'<<' if direction == 'in' else '>>'} {shown}\n")
             self.log_file.flush()
 
     def _apply(self, actions) -> None:
