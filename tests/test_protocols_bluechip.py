@@ -888,3 +888,46 @@ def test_the_table_manager_log_escapes_what_clients_send(caplog):
     messages = [r.getMessage() for r in caplog.records]
     assert any("\\x1b[2J" in m for m in messages)
     assert all(m.isprintable() for m in messages), messages
+
+
+@pytest.mark.parametrize("name, where", [("Robo\x1b[31m", "'\\x1b' at position 5"),
+                                         ("a\tb", "'\\t' at position 2"),
+                                         ("ok\x00", "'\\x00' at position 3"),
+                                         ("\u202eevil", "'\\u202e' at position 1"),
+                                         ("x\x9b", "'\\x9b' at position 2")])
+def test_a_team_name_with_a_control_character_is_refused(name, where):
+    """A team name is written back to every client (the seated line, Teams), into the PBN
+    file and the log: a control character in it is refused everywhere it can be given."""
+    problem = f"a team name cannot contain a control character ({where})"
+    with pytest.raises(ValueError) as info:
+        TableManager(boards_from_seed(4, 1), ew_team=name)
+    assert str(info.value) == problem
+    with pytest.raises(ValueError) as info:
+        BlueChipClient(ScriptPlayer([]), "N", name)
+    assert str(info.value) == problem
+    table, tm, clock = _table()
+    tm.connect("x")
+    line = f'Connecting "{name}" as North using protocol version 18'
+    if " ".join(line.split()) == line:      # (a tab is read as a space by the grammar)
+        _error(table.send("x", line), "x", problem)
+        assert tm.seats == {} and tm.conns["x"].stage == "new"
+
+
+def test_the_commands_refuse_a_team_name_with_a_control_character(tmp_path):
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    r = CliRunner().invoke(main, ["bluechip", "tm", "--port", "0", "--boards", "1",
+                                  "--seed", "1", "--seat-timeout", "1",
+                                  "-o", str(tmp_path / "s.pbn"), "--ns-team", "NS\x07"])
+    assert r.exit_code == 2, (r.output, r.exception)
+    assert "--ns-team" in r.output and \
+        "a team name cannot contain a control character ('\\x07' at position 3)" in r.output
+    assert "\x07" not in r.output and not (tmp_path / "s.pbn").exists()
+    r = CliRunner().invoke(main, ["bluechip", "client", "--port", "1", "--seat", "N",
+                                  "--team", "\x1b]0;x\x07"])
+    assert r.exit_code == 2, (r.output, r.exception)
+    assert "--team" in r.output and \
+        "a team name cannot contain a control character ('\\x1b' at position 1)" in r.output
+    assert "\x1b" not in r.output

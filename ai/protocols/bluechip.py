@@ -23,6 +23,7 @@ class writes its exact line with ``str()``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -37,9 +38,9 @@ __all__ = [
     "Connect", "Ready", "ReadyForCall", "ReadyForCard", "CallMessage", "CardMessage",
     "Seated", "Teams", "StartOfBoard", "BoardInfo", "HandMessage", "ToLead", "Timing",
     "EndOfSession", "ErrorMessage",
-    "escape", "format_card", "format_hand", "format_seat", "format_vulnerability",
-    "parse_card", "parse_client_line", "parse_hand", "parse_seat", "parse_tm_line",
-    "quote",
+    "check_team_name", "escape", "format_card", "format_hand", "format_seat",
+    "format_vulnerability", "parse_card", "parse_client_line", "parse_hand", "parse_seat",
+    "parse_tm_line", "quote",
 ]
 
 #: The protocol version written in the ``Connecting`` line.
@@ -132,6 +133,39 @@ def quote(text: str, limit: int = 80) -> str:
         n -= 1
     return repr(text[:n]) + "..."
 
+
+
+#: The longest team name (the table manager's rule; it is written into several lines).
+MAX_TEAM_NAME = 100
+
+
+def _is_control(ch: str) -> bool:
+    """A control character: C0 and C1 controls, DEL, format characters such as the
+    direction overrides, line and paragraph separators."""
+    return unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")
+
+
+def check_team_name(team) -> str:
+    """``team`` if it can be a team name: 1 to 100 characters, not only spaces, without a
+    ``"`` (the protocol writes it between quotes) or a control character (it is written
+    back to every client, into the PBN file and the log).
+
+    :raises ValueError: naming the problem (the character escaped, and its position).
+    """
+    if not isinstance(team, str):
+        raise ValueError(f"a team name is text, got {type(team).__name__}")
+    if not team.strip():
+        raise ValueError("a team name cannot be empty")
+    if len(team) > MAX_TEAM_NAME:
+        raise ValueError(f"a team name is at most {MAX_TEAM_NAME} characters, got "
+                         f"{len(team)}")
+    if '"' in team:
+        raise ValueError("a team name cannot contain '\"'")
+    for i, ch in enumerate(team, 1):
+        if _is_control(ch):
+            raise ValueError(f"a team name cannot contain a control character "
+                             f"({quote(ch)} at position {i})")
+    return team
 
 
 def parse_seat(text: str, *, dummy: bool = False) -> Optional[Seat]:

@@ -48,6 +48,7 @@ from ai.protocols.bluechip import (
     Teams,
     Timing,
     ToLead,
+    check_team_name,
     format_seat,
     parse_tm_line,
 )
@@ -89,15 +90,14 @@ class BlueChipClient:
         ``Teams`` line says ``Playing IMP|MP``.
     :param alerts: append ``Alert. <explanation>`` to the calls the player's system
         alerts (off by default: not every table manager reads it).
-    :raises ValueError: for a team name with a ``"`` or a line break, or a bad scoring.
+    :raises ValueError: for a team name that is empty, longer than 100 characters, has a
+        ``"`` or a control character (:func:`ai.protocols.bluechip.check_team_name`), or a
+        bad scoring.
     """
 
     def __init__(self, player, seat=None, team: str = "ddsolver", *, scoring: str = "IMP",
                  alerts: bool = False):
-        if not isinstance(team, str) or '"' in team or "\n" in team or "\r" in team \
-                or not team.strip():
-            raise ValueError(f"a team name is non-empty text without '\"' or line breaks, "
-                             f"got {team!r}")
+        check_team_name(team)
         if scoring not in ("IMP", "MP"):
             raise ValueError(f"scoring must be 'IMP' or 'MP', got {scoring!r}")
         self.player = player

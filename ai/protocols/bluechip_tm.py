@@ -59,6 +59,7 @@ from ai.protocols.bluechip import (
     Teams,
     Timing,
     ToLead,
+    check_team_name,
     escape,
     format_card,
     format_seat,
@@ -298,7 +299,8 @@ class TableManager:
         disconnection) before the session ends.
     :param on_record: called with the list of records after each board (to write the PBN).
     :raises ValueError: for no boards, a bad scoring or timeout, or a team name that is
-        empty, longer than 100 characters or has a ``"``.
+        empty, longer than 100 characters, has a ``"`` or a control character
+        (:func:`ai.protocols.bluechip.check_team_name`).
     """
 
     def __init__(self, boards: Sequence[BoardSpec], *, ns_team: Optional[str] = None,
@@ -315,9 +317,8 @@ class TableManager:
         if not timeout > 0 or not seat_timeout > 0:
             raise ValueError("timeouts must be positive")
         for team in (ns_team, ew_team):
-            if team is not None and (not team or '"' in team or len(team) > 100):
-                raise ValueError(f"a team name is 1 to 100 characters without '\"', got "
-                                 f"{team!r}")
+            if team is not None:
+                check_team_name(team)
         self.boards = boards
         self.fixed_teams = {Side.NS: ns_team, Side.EW: ew_team}
         self.team_names: Dict[Side, Optional[str]] = dict(self.fixed_teams)
@@ -479,10 +480,10 @@ class TableManager:
         if msg.version != PROTOCOL_VERSION:
             raise _Refuse(f"this table manager speaks protocol version {PROTOCOL_VERSION}, "
                           f"not {msg.version}", close=True)
-        if not msg.team or len(msg.team) > 100:
-            raise _Refuse("the team name must be 1 to 100 characters")
-        if '"' in msg.team:   # it is written back between quotes (Seated, Teams)
-            raise _Refuse("a team name cannot contain '\"'")
+        try:   # it is written back between quotes (Seated, Teams), to the PBN file
+            check_team_name(msg.team)
+        except ValueError as exc:
+            raise _Refuse(str(exc)) from None
         if msg.seat is None:
             free = [s for s in Seat if s not in self.seats]
             if not free:
