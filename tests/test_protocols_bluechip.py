@@ -931,3 +931,34 @@ def test_the_commands_refuse_a_team_name_with_a_control_character(tmp_path):
     assert "--team" in r.output and \
         "a team name cannot contain a control character ('\\x1b' at position 1)" in r.output
     assert "\x1b" not in r.output
+
+
+def test_relayed_alerts_have_their_control_characters_replaced():
+    """An explanation is relayed to the caller's opponents (and written to the PBN file)
+    with each control character replaced by '?': one client cannot drive the terminal of
+    another's operator."""
+    table, tm, clock = _table(relay_alerts=True)
+    _seat_all(table)
+    _play(table, tm, lambda: tm.board is not None and all(
+        tm.conns[s].stage == "play" for s in "NESW"))
+    held = [x for x in table.queue if x[0] == "N"]
+    table.queue = [x for x in table.queue if x[0] != "N"]
+    assert held == [("N", "North bids 1C"), ("N", "North ready for East's bid")]
+    assert table.send("N", "North bids 1C Alert. Precision\x1b[2J\x07 16+\x00 \u202e\x9b") \
+        == []
+    table.queue.extend(held[1:])
+    assert table.run()
+    assert tm.finished and tm.records[0].finished
+    first = {cid: [line for line in table.received[cid] if line.startswith("North bids 1C")]
+             for cid in "ESW"}
+    assert first == {"E": ["North bids 1C Alert. Precision?[2J? 16+? ??"],
+                     "W": ["North bids 1C Alert. Precision?[2J? 16+? ??"],
+                     "S": ["North bids 1C"]}
+    assert tm.records[0].calls[0][2:] == (True, "Precision?[2J? 16+? ??")
+    pbn = dumps_pbn(records_to_pbn(tm.records, teams=tm.teams))
+    assert "Alert: Precision?[2J? 16+? ??" in pbn and "\x1b" not in pbn
+    # written by anyone (our client's --alerts too): the same replacement
+    assert str(CallMessage(N, Call.from_str("2C"), True, "Stayman\x1b[5m")) == \
+        "North bids 2C Alert. Stayman?[5m"
+    assert str(CallMessage(N, Call.from_str("2C"), False, "8+\x00 HCP")) == \
+        "North bids 2C Infos. 8+? HCP"

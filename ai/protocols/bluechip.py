@@ -38,7 +38,7 @@ __all__ = [
     "Connect", "Ready", "ReadyForCall", "ReadyForCard", "CallMessage", "CardMessage",
     "Seated", "Teams", "StartOfBoard", "BoardInfo", "HandMessage", "ToLead", "Timing",
     "EndOfSession", "ErrorMessage",
-    "check_team_name", "escape", "format_card", "format_hand", "format_seat",
+    "check_team_name", "clean", "escape", "format_card", "format_hand", "format_seat",
     "format_vulnerability", "parse_card", "parse_client_line", "parse_hand", "parse_seat",
     "parse_tm_line", "quote",
 ]
@@ -431,8 +431,14 @@ TMMessage = Union[Seated, Teams, StartOfBoard, BoardInfo, HandMessage, CallMessa
                   CardMessage, Timing, EndOfSession, ErrorMessage]
 
 
+def clean(text: str) -> str:
+    """``text`` as one line to pass on: whitespace collapsed, each control character
+    (:func:`check_team_name` names them) replaced by ``?``."""
+    return "".join("?" if _is_control(ch) else ch for ch in " ".join(str(text).split()))
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())[:500]
+    return clean(text)[:500]
 
 
 def _mmss(seconds: float) -> str:

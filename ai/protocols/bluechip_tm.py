@@ -60,6 +60,7 @@ from ai.protocols.bluechip import (
     Timing,
     ToLead,
     check_team_name,
+    clean,
     escape,
     format_card,
     format_seat,
@@ -631,8 +632,10 @@ class TableManager:
             raise _Refuse(f"{msg.call} is not legal after "
                           f"{' '.join(map(str, b.auction.calls)) or 'no call'}")
         b.auction.add(msg.call)
+        # relayed to the other clients and written to the PBN file: no control characters
+        explanation = None if msg.explanation is None else clean(msg.explanation)
         self._event(b, _Event("call", msg.seat, conn.seat, msg.call, msg.alert,
-                              msg.explanation), now)
+                              explanation), now)
         if b.auction.is_finished and b.contract is not None:
             b.leader = b.contract.declarer.lho
 
