@@ -962,3 +962,63 @@ def test_relayed_alerts_have_their_control_characters_replaced():
         "North bids 2C Alert. Stayman?[5m"
     assert str(CallMessage(N, Call.from_str("2C"), False, "8+\x00 HCP")) == \
         "North bids 2C Infos. 8+? HCP"
+
+
+def _one_shot_tm(lines):
+    """A table manager that answers the first line with ``lines`` and hangs up."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    heard = []
+
+    def serve():
+        conn, _ = listener.accept()
+        sock = LineSocket(conn)
+        try:
+            heard.append(sock.read_line())
+            for line in lines:
+                sock.send(line)
+        finally:
+            sock.close()
+            listener.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listener.getsockname()[1], thread, heard
+
+
+_HOSTILE = ["Error \x1b[2Jwiped\x07", "\x1b]0;title\x07 no message", "End of session"]
+
+
+def test_the_client_escapes_what_it_logs(caplog):
+    """What a table manager sends reaches our log (and the problems the client lists)
+    with its control characters escaped."""
+    import logging
+
+    port, thread, heard = _one_shot_tm(_HOSTILE)
+    client = BlueChipClient(ScriptPlayer([]), "N", "Robo")
+    with caplog.at_level(logging.DEBUG, logger="ai.protocols.bluechip.client"):
+        run_client("127.0.0.1", port, client, timeout=30)
+    thread.join(30)
+    assert heard == ['Connecting "Robo" as North using protocol version 18']
+    assert client.finished and client.errors == ["\x1b[2Jwiped\x07"]
+    assert client.problems == [r"unreadable line '\x1b]0;title\x07 no message': "
+                               r"'\x1b]0;title\x07 no message' is no message of the protocol"]
+    messages = [r.getMessage() for r in caplog.records]
+    assert r"table manager error: \x1b[2Jwiped\x07" in messages
+    assert any(m.endswith(r"<< \x1b]0;title\x07 no message") for m in messages), messages
+    assert all(m.isprintable() for m in messages), messages
+
+
+def test_the_client_command_escapes_the_lines_it_shows():
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    port, thread, heard = _one_shot_tm(_HOSTILE)
+    r = CliRunner().invoke(main, ["bluechip", "client", "--port", str(port), "--seat", "N",
+                                  "--team", "Robo", "--level", "easy", "--timeout", "30",
+                                  "--verbose"])
+    thread.join(30)
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert r"<< Error \x1b[2Jwiped\x07" in r.output
+    assert r"<< \x1b]0;title\x07 no message" in r.output
+    assert "\x1b" not in r.output and "\x07" not in r.output

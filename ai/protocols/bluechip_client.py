@@ -49,8 +49,10 @@ from ai.protocols.bluechip import (
     Timing,
     ToLead,
     check_team_name,
+    escape,
     format_seat,
     parse_tm_line,
+    quote,
 )
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card
@@ -131,11 +133,11 @@ class BlueChipClient:
             msg = parse_tm_line(line)
         except (BlueChipError, BridgeError) as exc:
             if line.strip():
-                self._problem(f"unreadable line {line.strip()[:80]!r}: {exc}")
+                self._problem(f"unreadable line {quote(line.strip())}: {exc}")
             return []
         if isinstance(msg, ErrorMessage):
             self.errors.append(msg.text)
-            log.warning("table manager error: %s", msg.text)
+            log.warning("table manager error: %s", escape(msg.text))
             return []
         if isinstance(msg, EndOfSession):
             self._abandon()
@@ -325,7 +327,7 @@ class BlueChipClient:
                 "end": "the end of the board"}.get(w[0], w[0])
 
     def _unexpected(self, msg, expected: str) -> List[str]:
-        self._problem(f"unexpected {str(msg)[:80]!r} while waiting for {expected}")
+        self._problem(f"unexpected {quote(str(msg))} while waiting for {expected}")
         return []
 
     def _problem(self, text: str) -> None:
@@ -381,7 +383,8 @@ def run_client(host: str, port: int, client: BlueChipClient, *,
 
     :param transcript: a list to which every line is appended as ``(time, "out"|"in",
         line)``.
-    :param on_line: called with ``("out"|"in", line)`` for each line (for logging).
+    :param on_line: called with ``("out"|"in", line)`` for each line (for logging; the
+        line as sent or received: :func:`ai.protocols.bluechip.escape` it to show it).
     :returns: ``client`` (its :attr:`~BlueChipClient.boards`, :attr:`~BlueChipClient.problems`
         and :attr:`~BlueChipClient.finished` tell how it went).
     :raises OSError: when the connection cannot be made.
@@ -391,7 +394,8 @@ def run_client(host: str, port: int, client: BlueChipClient, *,
     lines = LineSocket(sock)
 
     def note(direction: str, line: str) -> None:
-        log.debug("%s %s %s", client.seat, ">>" if direction == "out" else "<<", line)
+        log.debug("%s %s %s", client.seat, ">>" if direction == "out" else "<<",
+                  escape(line))   # the table manager's control characters stay out
         if transcript is not None:
             transcript.append((time.time(), direction, line))
         if on_line is not None:

@@ -97,7 +97,7 @@ def _logging(verbose: bool) -> None:
 def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeout,
            verbose):
     """Seat a computer player at a table manager."""
-    from ai.protocols.bluechip import check_team_name
+    from ai.protocols.bluechip import check_team_name, escape
     from ai.protocols.bluechip_client import BlueChipClient, run_client
     from ai.robot import ComputerPlayer
 
@@ -113,7 +113,7 @@ def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeou
     try:
         run_client(host, port, c, timeout=timeout,
                    on_line=lambda d, line: click.echo(f"{'>>' if d == 'out' else '<<'} "
-                                                      f"{line}", err=True)
+                                                      f"{escape(line)}", err=True)
                    if verbose else None)
     except OSError as exc:
         raise click.ClickException(f"cannot connect to {host}:{port}: {exc}")
