@@ -134,7 +134,6 @@ def quote(text: str, limit: int = 80) -> str:
     return repr(text[:n]) + "..."
 
 
-
 #: The longest team name (the table manager's rule; it is written into several lines).
 MAX_TEAM_NAME = 100
 
