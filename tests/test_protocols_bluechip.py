@@ -779,3 +779,246 @@ def test_a_team_name_with_a_quote_is_refused():
         ("send", "x", 'North ("ab") seated')]
     with pytest.raises(ValueError, match="team name"):
         TableManager(boards_from_seed(4, 1), ns_team='a"b')
+
+
+# -- bad input ------------------------------------------------------------------------------------
+def test_a_client_of_another_protocol_version_is_refused_and_disconnected():
+    """The table manager speaks version 18 only: a client announcing another version is
+    told so and disconnected; the seat stays free and the other clients are served."""
+    table, tm, clock = _table()
+    tm.connect("old")
+    actions = table.send("old", 'Connecting "Old" as North using protocol version 17')
+    assert actions == [
+        ("send", "old", "Error this table manager speaks protocol version 18, not 17"),
+        ("close", "old")]
+    assert "old" not in tm.conns and tm.seats == {} and tm.teams == ("", "")
+    assert table.send("old", "North ready for teams") == []      # gone: nothing answered
+    _seat_all(table)
+    assert table.run()
+    assert tm.finished and tm.records[0].finished and tm.teams == ("NS", "EW")
+
+
+def test_a_client_of_another_protocol_version_over_loopback():
+    tm = TableManager(boards_from_seed(4, 1), timeout=60, seat_timeout=60)
+    transcript = []
+    server = TableManagerServer(tm, port=0, transcript=transcript)
+    port = server.start_thread()
+    try:
+        old = _RawClient(port, "North")
+        old.say('Connecting "Old" as North using protocol version 19')
+        assert old.lines.read_line() == \
+            "Error this table manager speaks protocol version 18, not 19"
+        assert old.lines.read_line() is None          # the table manager hung up
+        old.lines.close()
+        clients = {s: BlueChipClient(SystemPlayer(), s, "T") for s in Seat}
+        threads = [threading.Thread(target=run_client, args=("127.0.0.1", port, c),
+                                    kwargs={"timeout": 60}) for c in clients.values()]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert server.join(30)
+    finally:
+        if not tm.finished:
+            server.stop()
+    assert tm.finished and tm.end_reason == "all boards played"
+    assert all(c.finished and c.problems == [] for c in clients.values())
+    assert tm.records[0].finished
+
+
+def test_a_malformed_line_is_echoed_escaped_and_cut_to_80_characters():
+    """The error names the line with its control characters escaped as Python writes them
+    (a terminal showing the error, or the log, is not driven by them), at most 80
+    characters of it."""
+    table, tm, clock = _table()
+    tm.connect("x")
+    line = "North bids 9NT \x1b[2J\x07\x00" + "x" * 200
+    [(kind, cid, reply)] = table.send("x", line)
+    assert (kind, cid) == ("send", "x")
+    shown = r"'North bids 9NT \x1b[2J\x07\x00" + "x" * 45 + "'..."
+    assert len(shown) == 80
+    assert reply == f"Error {shown} is no message of the protocol"
+    assert reply.isprintable()
+    # a short line is shown whole, escaped
+    _error(table.send("x", "hello\x1b]0;title\x07"), "x",
+           r"'hello\x1b]0;title\x07' is no message of the protocol")
+    # the parts of a line named on their own are escaped and cut as well
+    _error(table.send("x", "North plays \x9b31m"), "x",
+           r"'\x9b31m' is not a card (rank then suit: 3C, TS, AH)")
+    _error(table.send("x", "North plays " + "Q" * 300), "x",
+           "'" + "Q" * 75 + "'... is not a card (rank then suit: 3C, TS, AH)")
+    _error(table.send("x", 'Connecting "t" as ' + "Nobody" * 50 +
+                      " using protocol version 18"), "x",
+           "'" + ("Nobody" * 13)[:75] + "'... is not a seat (North, East, South, West)")
+    _error(table.send("x", "North bids 1C \x1b[31mred"), "x",
+           r"unexpected text after the call: '\x1b[31mred' (only 'Alert.' or 'Infos.' and "
+           r"an explanation may follow)")
+
+
+def test_the_table_manager_log_escapes_what_clients_send(caplog):
+    """Every line in and out is logged with its control characters escaped: a client
+    cannot write terminal escape sequences or line breaks into the log."""
+    import logging
+
+    tm = TableManager(boards_from_seed(4, 1), timeout=60, seat_timeout=1)
+    transcript, log = [], io.StringIO()
+    server = TableManagerServer(tm, port=0, transcript=transcript, log_file=log)
+    port = server.start_thread()
+    nasty = "\x1b[2J\x1b]0;owned\x07North\x0bbids\x85 1C\x00\x9b"
+    try:
+        with caplog.at_level(logging.DEBUG, logger="ai.protocols.bluechip.tm"):
+            raw = _RawClient(port, "North")
+            raw.say(nasty)
+            reply = raw.lines.read_line()
+            raw.lines.close()
+            assert server.join(30)       # nobody seated: the session ends after 1 s
+    finally:
+        if not tm.finished:
+            server.stop()
+    assert reply == ("Error '\\x1b[2J\\x1b]0;owned\\x07North\\x0bbids\\x85 1C\\x00\\x9b' "
+                     "is no message of the protocol")
+    assert [(d, line) for _, _, d, line in transcript][:2] == [("in", nasty),
+                                                              ("out", reply)]
+    lines = log.getvalue().splitlines()
+    assert len(lines) == len(transcript)
+    assert lines[0].endswith(" #0 << \\x1b[2J\\x1b]0;owned\\x07North\\x0bbids\\x85 1C"
+                             "\\x00\\x9b")
+    assert lines[1].endswith(" #0 >> " + reply.replace("\\", "\\\\"))
+    assert all(line.isprintable() for line in lines)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("\\x1b[2J" in m for m in messages)
+    assert all(m.isprintable() for m in messages), messages
+
+
+@pytest.mark.parametrize("name, where", [("Robo\x1b[31m", "'\\x1b' at position 5"),
+                                         ("a\tb", "'\\t' at position 2"),
+                                         ("ok\x00", "'\\x00' at position 3"),
+                                         ("\u202eevil", "'\\u202e' at position 1"),
+                                         ("x\x9b", "'\\x9b' at position 2")])
+def test_a_team_name_with_a_control_character_is_refused(name, where):
+    """A team name is written back to every client (the seated line, Teams), into the PBN
+    file and the log: a control character in it is refused everywhere it can be given."""
+    problem = f"a team name cannot contain a control character ({where})"
+    with pytest.raises(ValueError) as info:
+        TableManager(boards_from_seed(4, 1), ew_team=name)
+    assert str(info.value) == problem
+    with pytest.raises(ValueError) as info:
+        BlueChipClient(ScriptPlayer([]), "N", name)
+    assert str(info.value) == problem
+    table, tm, clock = _table()
+    tm.connect("x")
+    line = f'Connecting "{name}" as North using protocol version 18'
+    if " ".join(line.split()) == line:      # (a tab is read as a space by the grammar)
+        _error(table.send("x", line), "x", problem)
+        assert tm.seats == {} and tm.conns["x"].stage == "new"
+
+
+def test_the_commands_refuse_a_team_name_with_a_control_character(tmp_path):
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    r = CliRunner().invoke(main, ["bluechip", "tm", "--port", "0", "--boards", "1",
+                                  "--seed", "1", "--seat-timeout", "1",
+                                  "-o", str(tmp_path / "s.pbn"), "--ns-team", "NS\x07"])
+    assert r.exit_code == 2, (r.output, r.exception)
+    assert "--ns-team" in r.output and \
+        "a team name cannot contain a control character ('\\x07' at position 3)" in r.output
+    assert "\x07" not in r.output and not (tmp_path / "s.pbn").exists()
+    r = CliRunner().invoke(main, ["bluechip", "client", "--port", "1", "--seat", "N",
+                                  "--team", "\x1b]0;x\x07"])
+    assert r.exit_code == 2, (r.output, r.exception)
+    assert "--team" in r.output and \
+        "a team name cannot contain a control character ('\\x1b' at position 1)" in r.output
+    assert "\x1b" not in r.output
+
+
+def test_relayed_alerts_have_their_control_characters_replaced():
+    """An explanation is relayed to the caller's opponents (and written to the PBN file)
+    with each control character replaced by '?': one client cannot drive the terminal of
+    another's operator."""
+    table, tm, clock = _table(relay_alerts=True)
+    _seat_all(table)
+    _play(table, tm, lambda: tm.board is not None and all(
+        tm.conns[s].stage == "play" for s in "NESW"))
+    held = [x for x in table.queue if x[0] == "N"]
+    table.queue = [x for x in table.queue if x[0] != "N"]
+    assert held == [("N", "North bids 1C"), ("N", "North ready for East's bid")]
+    assert table.send("N", "North bids 1C Alert. Precision\x1b[2J\x07 16+\x00 \u202e\x9b") \
+        == []
+    table.queue.extend(held[1:])
+    assert table.run()
+    assert tm.finished and tm.records[0].finished
+    first = {cid: [line for line in table.received[cid] if line.startswith("North bids 1C")]
+             for cid in "ESW"}
+    assert first == {"E": ["North bids 1C Alert. Precision?[2J? 16+? ??"],
+                     "W": ["North bids 1C Alert. Precision?[2J? 16+? ??"],
+                     "S": ["North bids 1C"]}
+    assert tm.records[0].calls[0][2:] == (True, "Precision?[2J? 16+? ??")
+    pbn = dumps_pbn(records_to_pbn(tm.records, teams=tm.teams))
+    assert "Alert: Precision?[2J? 16+? ??" in pbn and "\x1b" not in pbn
+    # written by anyone (our client's --alerts too): the same replacement
+    assert str(CallMessage(N, Call.from_str("2C"), True, "Stayman\x1b[5m")) == \
+        "North bids 2C Alert. Stayman?[5m"
+    assert str(CallMessage(N, Call.from_str("2C"), False, "8+\x00 HCP")) == \
+        "North bids 2C Infos. 8+? HCP"
+
+
+def _one_shot_tm(lines):
+    """A table manager that answers the first line with ``lines`` and hangs up."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    heard = []
+
+    def serve():
+        conn, _ = listener.accept()
+        sock = LineSocket(conn)
+        try:
+            heard.append(sock.read_line())
+            for line in lines:
+                sock.send(line)
+        finally:
+            sock.close()
+            listener.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listener.getsockname()[1], thread, heard
+
+
+_HOSTILE = ["Error \x1b[2Jwiped\x07", "\x1b]0;title\x07 no message", "End of session"]
+
+
+def test_the_client_escapes_what_it_logs(caplog):
+    """What a table manager sends reaches our log (and the problems the client lists)
+    with its control characters escaped."""
+    import logging
+
+    port, thread, heard = _one_shot_tm(_HOSTILE)
+    client = BlueChipClient(ScriptPlayer([]), "N", "Robo")
+    with caplog.at_level(logging.DEBUG, logger="ai.protocols.bluechip.client"):
+        run_client("127.0.0.1", port, client, timeout=30)
+    thread.join(30)
+    assert heard == ['Connecting "Robo" as North using protocol version 18']
+    assert client.finished and client.errors == ["\x1b[2Jwiped\x07"]
+    assert client.problems == [r"unreadable line '\x1b]0;title\x07 no message': "
+                               r"'\x1b]0;title\x07 no message' is no message of the protocol"]
+    messages = [r.getMessage() for r in caplog.records]
+    assert r"table manager error: \x1b[2Jwiped\x07" in messages
+    assert any(m.endswith(r"<< \x1b]0;title\x07 no message") for m in messages), messages
+    assert all(m.isprintable() for m in messages), messages
+
+
+def test_the_client_command_escapes_the_lines_it_shows():
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    port, thread, heard = _one_shot_tm(_HOSTILE)
+    r = CliRunner().invoke(main, ["bluechip", "client", "--port", str(port), "--seat", "N",
+                                  "--team", "Robo", "--level", "easy", "--timeout", "30",
+                                  "--verbose"])
+    thread.join(30)
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert r"<< Error \x1b[2Jwiped\x07" in r.output
+    assert r"<< \x1b]0;title\x07 no message" in r.output
+    assert "\x1b" not in r.output and "\x07" not in r.output

@@ -345,7 +345,9 @@ def test_the_command_reports_bad_files_without_a_traceback(tmp_path):
     run = subprocess.run([sys.executable, "-m", "ai.tui", "--new", "--save",
                           str(tmp_path / "file" / "x.json")], env=env, cwd=ROOT,
                          input="", capture_output=True, text=True, timeout=60)
-    assert run.returncode == 1 and "cannot save the game to" in run.stderr
+    # refused at the start (it was exit 1 from the first save, before the first board)
+    assert run.returncode == 2 and "'--save': cannot write" in run.stderr
+    assert "is not a folder" in " ".join(run.stderr.split())
     assert "Traceback" not in run.stderr
     bad = tmp_path / "lb.sqlite3"
     bad.write_text("name,score\n")
@@ -468,3 +470,47 @@ def test_a_refused_claim_then_play_goes_on(tmp_path):
            "on." in said[2]
     assert "Your claim was just refused: play a card" in said[3]
     assert len(ChicagoMatch.load(tmp_path / "m.json").progress.play) == 3
+
+
+@pytest.mark.parametrize("option", ["--save", "--pbn", "--leaderboard"])
+def test_a_file_in_a_missing_folder_is_refused_at_the_start(tmp_path, option):
+    """--save, --pbn or --leaderboard in a folder that does not exist (a typing mistake):
+    exit 2 naming the option and the folder before anything is played or written (the
+    folder was created for --save and --leaderboard; the PBN file failed at the end of the
+    match)."""
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    missing = tmp_path / "no such folder"
+    files = {"--save": tmp_path / "game.json", "--pbn": tmp_path / "boards.pbn",
+             "--leaderboard": tmp_path / "lb.sqlite3"}
+    files[option] = missing / "file"
+    args = ["--new", "--seed", "1", "--level", "easy", "--threads", "1"]
+    for name, path in files.items():
+        args += [name, str(path)]
+    run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
+        main, args, input="p\n" * 20)
+    assert run.exit_code == 2, run.output
+    assert f"Invalid value for '{option}': cannot write {missing / 'file'}: the folder " \
+           f"{missing} does not exist" in " ".join(run.output.split()), run.output
+    assert "Your call" not in run.output and "Traceback" not in run.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == []     # nothing created
+
+
+def test_a_file_under_a_file_is_refused_at_the_start(tmp_path):
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    (tmp_path / "file").write_text("not a folder")
+    run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
+        main, ["--new", "--pbn", str(tmp_path / "file" / "x.pbn")], input="")
+    assert run.exit_code == 2, run.output
+    assert f"'--pbn': cannot write {tmp_path / 'file' / 'x.pbn'}: the folder " \
+           f"{tmp_path / 'file'} is not a folder" in " ".join(run.output.split()), run.output
+    assert (tmp_path / "file").read_text() == "not a folder"
+    assert not (tmp_path / "data").exists()
+    run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
+        main, ["--new", "--pbn", ""], input="")
+    assert run.exit_code == 2 and "'--pbn': an empty file name" in run.output, run.output

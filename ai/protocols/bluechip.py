@@ -23,6 +23,7 @@ class writes its exact line with ``str()``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -37,8 +38,9 @@ __all__ = [
     "Connect", "Ready", "ReadyForCall", "ReadyForCard", "CallMessage", "CardMessage",
     "Seated", "Teams", "StartOfBoard", "BoardInfo", "HandMessage", "ToLead", "Timing",
     "EndOfSession", "ErrorMessage",
-    "format_card", "format_hand", "format_seat", "format_vulnerability",
-    "parse_card", "parse_client_line", "parse_hand", "parse_seat", "parse_tm_line",
+    "check_team_name", "clean", "escape", "format_card", "format_hand", "format_seat",
+    "format_vulnerability", "parse_card", "parse_client_line", "parse_hand", "parse_seat",
+    "parse_tm_line", "quote",
 ]
 
 #: The protocol version written in the ``Connecting`` line.
@@ -111,9 +113,58 @@ def _norm(line: str) -> str:
     return " ".join(line.replace("\u2019", "'").replace("`", "'").split())
 
 
-def _show(line: str) -> str:
-    text = line if len(line) <= 80 else line[:77] + "..."
-    return repr(text)
+def escape(text: str) -> str:
+    """``text`` with every character that is not printable written as in a Python string
+    literal (``\\x1b``, ``\\x00``, ``\\u202e``) and backslashes doubled: safe to show on a
+    terminal or to write as one line of a log, whoever sent it."""
+    return "".join(ch if ch.isprintable() and ch != "\\" else repr(ch)[1:-1]
+                   for ch in text)
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """``text`` as Python writes it (``repr``: quoted, control characters escaped), cut to
+    at most ``limit`` characters in all, ``...`` after the closing quote when cut: how an
+    error names what a peer sent."""
+    shown = repr(text)
+    if len(shown) <= limit:
+        return shown
+    n = min(len(text), limit)
+    while n and len(repr(text[:n])) > limit - 3:
+        n -= 1
+    return repr(text[:n]) + "..."
+
+
+#: The longest team name (the table manager's rule; it is written into several lines).
+MAX_TEAM_NAME = 100
+
+
+def _is_control(ch: str) -> bool:
+    """A control character: C0 and C1 controls, DEL, format characters such as the
+    direction overrides, line and paragraph separators."""
+    return unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")
+
+
+def check_team_name(team) -> str:
+    """``team`` if it can be a team name: 1 to 100 characters, not only spaces, without a
+    ``"`` (the protocol writes it between quotes) or a control character (it is written
+    back to every client, into the PBN file and the log).
+
+    :raises ValueError: naming the problem (the character escaped, and its position).
+    """
+    if not isinstance(team, str):
+        raise ValueError(f"a team name is text, got {type(team).__name__}")
+    if not team.strip():
+        raise ValueError("a team name cannot be empty")
+    if len(team) > MAX_TEAM_NAME:
+        raise ValueError(f"a team name is at most {MAX_TEAM_NAME} characters, got "
+                         f"{len(team)}")
+    if '"' in team:
+        raise ValueError("a team name cannot contain '\"'")
+    for i, ch in enumerate(team, 1):
+        if _is_control(ch):
+            raise ValueError(f"a team name cannot contain a control character "
+                             f"({quote(ch)} at position {i})")
+    return team
 
 
 def parse_seat(text: str, *, dummy: bool = False) -> Optional[Seat]:
@@ -127,7 +178,7 @@ def parse_seat(text: str, *, dummy: bool = False) -> Optional[Seat]:
         return None
     seat = _SEAT_PARSE.get(key)
     if seat is None:
-        raise BlueChipError(f"{text!r} is not a seat (North, East, South, West)")
+        raise BlueChipError(f"{quote(text)} is not a seat (North, East, South, West)")
     return seat
 
 
@@ -141,7 +192,7 @@ def parse_card(text: str) -> Card:
     """
     m = _CARD_RE.match(text.strip())
     if m is None:
-        raise BlueChipError(f"{text!r} is not a card (rank then suit: 3C, TS, AH)")
+        raise BlueChipError(f"{quote(text)} is not a card (rank then suit: 3C, TS, AH)")
     rank = m.group(1) or m.group(4)
     suit = m.group(2) or m.group(3)
     return Card(Suit.from_str(suit), Rank.from_str(rank))
@@ -164,19 +215,19 @@ def parse_hand(text: str) -> Hand:
         if ch in "SHDC":
             suit = Suit.from_str(ch)
             if suit in seen:
-                raise BlueChipError(f"hand {_show(text)} names {ch} twice")
+                raise BlueChipError(f"hand {quote(text)} names {ch} twice")
             seen.add(suit)
         elif ch in _RANK_CHARS:
             if suit is None:
-                raise BlueChipError(f"hand {_show(text)}: a rank before any suit")
+                raise BlueChipError(f"hand {quote(text)}: a rank before any suit")
             card = Card(suit, Rank.from_str(ch))
             if card in cards:
-                raise BlueChipError(f"hand {_show(text)} holds {format_card(card)} twice")
+                raise BlueChipError(f"hand {quote(text)} holds {format_card(card)} twice")
             cards.append(card)
         else:
-            raise BlueChipError(f"hand {_show(text)}: {ch!r} is no suit or rank")
+            raise BlueChipError(f"hand {quote(text)}: {ch!r} is no suit or rank")
     if len(cards) != 13:
-        raise BlueChipError(f"hand {_show(text)} has {len(cards)} cards, not 13")
+        raise BlueChipError(f"hand {quote(text)} has {len(cards)} cards, not 13")
     return Hand(cards)
 
 
@@ -379,8 +430,14 @@ TMMessage = Union[Seated, Teams, StartOfBoard, BoardInfo, HandMessage, CallMessa
                   CardMessage, Timing, EndOfSession, ErrorMessage]
 
 
+def clean(text: str) -> str:
+    """``text`` as one line to pass on: whitespace collapsed, each control character
+    (:func:`check_team_name` names them) replaced by ``?``."""
+    return "".join("?" if _is_control(ch) else ch for ch in " ".join(str(text).split()))
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())[:500]
+    return clean(text)[:500]
 
 
 def _mmss(seconds: float) -> str:
@@ -438,7 +495,7 @@ def _call_from(m) -> CallMessage:
     if rest and rest != ".":
         a = _ANNOTATION_RE.match(rest)
         if a is None:
-            raise BlueChipError(f"unexpected text after the call: {_show(rest)} (only "
+            raise BlueChipError(f"unexpected text after the call: {quote(rest)} (only "
                                 f"'Alert.' or 'Infos.' and an explanation may follow)")
         alert = a.group(1).lower() == "alert"
         explanation = a.group(2).strip() or None
@@ -471,12 +528,12 @@ def parse_client_line(line: str) -> ClientMessage:
         other = parse_seat(m.group(2), dummy=True)
         if m.group(3).lower() == "bid":
             if other is None:
-                raise BlueChipError(f"{_show(line)}: dummy makes no call")
+                raise BlueChipError(f"{quote(line)}: dummy makes no call")
             return ReadyForCall(seat, other)
         trick = m.group(4)
         trick = None if trick is None else int(trick)
         if trick is not None and not 1 <= trick <= 13:
-            raise BlueChipError(f"{_show(line)}: trick {trick} is not 1..13")
+            raise BlueChipError(f"{quote(line)}: trick {trick} is not 1..13")
         return ReadyForCard(seat, other, trick)
     m = _CALL_RE.match(text)
     if m:
@@ -484,7 +541,7 @@ def parse_client_line(line: str) -> ClientMessage:
     m = _PLAYS_RE.match(text)
     if m:
         return _card_from(m)
-    raise BlueChipError(f"{_show(line)} is no message of the protocol")
+    raise BlueChipError(f"{quote(line)} is no message of the protocol")
 
 
 def parse_tm_line(line: str) -> TMMessage:
@@ -512,7 +569,7 @@ def parse_tm_line(line: str) -> TMMessage:
     if m:
         vul = _VUL_PARSE.get(m.group(3).strip().lower())
         if vul is None:
-            raise BlueChipError(f"{_show(line)}: {m.group(3)!r} is no vulnerability "
+            raise BlueChipError(f"{quote(line)}: {quote(m.group(3))} is no vulnerability "
                                 f"(Neither, N/S, E/W, Both)")
         return BoardInfo(int(m.group(1)), parse_seat(m.group(2)), vul)
     m = _SEATED_RE.match(text)
@@ -534,7 +591,7 @@ def parse_tm_line(line: str) -> TMMessage:
     m = _ERROR_RE.match(text)
     if m:
         return ErrorMessage(m.group(1))
-    raise BlueChipError(f"{_show(line)} is no message of the protocol")
+    raise BlueChipError(f"{quote(line)} is no message of the protocol")
 
 
 def safe_hand(text: str) -> Optional[Hand]:

@@ -48,8 +48,11 @@ from ai.protocols.bluechip import (
     Teams,
     Timing,
     ToLead,
+    check_team_name,
+    escape,
     format_seat,
     parse_tm_line,
+    quote,
 )
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card
@@ -89,15 +92,14 @@ class BlueChipClient:
         ``Teams`` line says ``Playing IMP|MP``.
     :param alerts: append ``Alert. <explanation>`` to the calls the player's system
         alerts (off by default: not every table manager reads it).
-    :raises ValueError: for a team name with a ``"`` or a line break, or a bad scoring.
+    :raises ValueError: for a team name that is empty, longer than 100 characters, has a
+        ``"`` or a control character (:func:`ai.protocols.bluechip.check_team_name`), or a
+        bad scoring.
     """
 
     def __init__(self, player, seat=None, team: str = "ddsolver", *, scoring: str = "IMP",
                  alerts: bool = False):
-        if not isinstance(team, str) or '"' in team or "\n" in team or "\r" in team \
-                or not team.strip():
-            raise ValueError(f"a team name is non-empty text without '\"' or line breaks, "
-                             f"got {team!r}")
+        check_team_name(team)
         if scoring not in ("IMP", "MP"):
             raise ValueError(f"scoring must be 'IMP' or 'MP', got {scoring!r}")
         self.player = player
@@ -131,11 +133,11 @@ class BlueChipClient:
             msg = parse_tm_line(line)
         except (BlueChipError, BridgeError) as exc:
             if line.strip():
-                self._problem(f"unreadable line {line.strip()[:80]!r}: {exc}")
+                self._problem(f"unreadable line {quote(line.strip())}: {exc}")
             return []
         if isinstance(msg, ErrorMessage):
             self.errors.append(msg.text)
-            log.warning("table manager error: %s", msg.text)
+            log.warning("table manager error: %s", escape(msg.text))
             return []
         if isinstance(msg, EndOfSession):
             self._abandon()
@@ -325,7 +327,7 @@ class BlueChipClient:
                 "end": "the end of the board"}.get(w[0], w[0])
 
     def _unexpected(self, msg, expected: str) -> List[str]:
-        self._problem(f"unexpected {str(msg)[:80]!r} while waiting for {expected}")
+        self._problem(f"unexpected {quote(str(msg))} while waiting for {expected}")
         return []
 
     def _problem(self, text: str) -> None:
@@ -381,7 +383,8 @@ def run_client(host: str, port: int, client: BlueChipClient, *,
 
     :param transcript: a list to which every line is appended as ``(time, "out"|"in",
         line)``.
-    :param on_line: called with ``("out"|"in", line)`` for each line (for logging).
+    :param on_line: called with ``("out"|"in", line)`` for each line (for logging; the
+        line as sent or received: :func:`ai.protocols.bluechip.escape` it to show it).
     :returns: ``client`` (its :attr:`~BlueChipClient.boards`, :attr:`~BlueChipClient.problems`
         and :attr:`~BlueChipClient.finished` tell how it went).
     :raises OSError: when the connection cannot be made.
@@ -391,7 +394,8 @@ def run_client(host: str, port: int, client: BlueChipClient, *,
     lines = LineSocket(sock)
 
     def note(direction: str, line: str) -> None:
-        log.debug("%s %s %s", client.seat, ">>" if direction == "out" else "<<", line)
+        log.debug("%s %s %s", client.seat, ">>" if direction == "out" else "<<",
+                  escape(line))   # the table manager's control characters stay out
         if transcript is not None:
             transcript.append((time.time(), direction, line))
         if on_line is not None:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ai.protocols.bluechip import (
+    PROTOCOL_VERSION,
     BlueChipError,
     BoardInfo,
     CallMessage,
@@ -58,9 +59,13 @@ from ai.protocols.bluechip import (
     Teams,
     Timing,
     ToLead,
+    check_team_name,
+    clean,
+    escape,
     format_card,
     format_seat,
     parse_client_line,
+    quote,
 )
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card
@@ -211,7 +216,12 @@ def records_to_pbn(records: Sequence[BoardRecord], *, event: str = "", site: str
 
 # -- the table manager -----------------------------------------------------------------------
 class _Refuse(Exception):
-    """A line refused: answered ``Error <text>``, nothing changed."""
+    """A line refused: answered ``Error <text>``, nothing changed (with ``close``, the
+    connection is then closed)."""
+
+    def __init__(self, text: str, *, close: bool = False):
+        super().__init__(text)
+        self.close = close
 
 
 @dataclass
@@ -290,7 +300,8 @@ class TableManager:
         disconnection) before the session ends.
     :param on_record: called with the list of records after each board (to write the PBN).
     :raises ValueError: for no boards, a bad scoring or timeout, or a team name that is
-        empty, longer than 100 characters or has a ``"``.
+        empty, longer than 100 characters, has a ``"`` or a control character
+        (:func:`ai.protocols.bluechip.check_team_name`).
     """
 
     def __init__(self, boards: Sequence[BoardSpec], *, ns_team: Optional[str] = None,
@@ -307,9 +318,8 @@ class TableManager:
         if not timeout > 0 or not seat_timeout > 0:
             raise ValueError("timeouts must be positive")
         for team in (ns_team, ew_team):
-            if team is not None and (not team or '"' in team or len(team) > 100):
-                raise ValueError(f"a team name is 1 to 100 characters without '\"', got "
-                                 f"{team!r}")
+            if team is not None:
+                check_team_name(team)
         self.boards = boards
         self.fixed_teams = {Side.NS: ns_team, Side.EW: ew_team}
         self.team_names: Dict[Side, Optional[str]] = dict(self.fixed_teams)
@@ -355,8 +365,11 @@ class TableManager:
                 raise _Refuse(str(exc)) from None
             self._dispatch(conn, msg, now)
         except _Refuse as refusal:
-            log.info("refused from %s: %r (%s)", self._who(conn), line[:100], refusal)
+            log.info("refused from %s: %s (%s)", self._who(conn), quote(line), refusal)
             self._send(cid, ErrorMessage(str(refusal)))
+            if refusal.close:   # only ever before the client is seated
+                del self.conns[cid]
+                self._out.append(("close", cid))
             return self._flush()
         self._service(now)
         return self._flush()
@@ -465,13 +478,13 @@ class TableManager:
     def _on_connect(self, conn: _Conn, msg: Connect) -> None:
         if conn.stage != "new":
             raise _Refuse(f"already seated as {format_seat(conn.seat)}")
-        if msg.version != 18:
-            log.warning("a client speaks protocol version %s (this table manager: 18)",
-                        msg.version)
-        if not msg.team or len(msg.team) > 100:
-            raise _Refuse("the team name must be 1 to 100 characters")
-        if '"' in msg.team:   # it is written back between quotes (Seated, Teams)
-            raise _Refuse("a team name cannot contain '\"'")
+        if msg.version != PROTOCOL_VERSION:
+            raise _Refuse(f"this table manager speaks protocol version {PROTOCOL_VERSION}, "
+                          f"not {msg.version}", close=True)
+        try:   # it is written back between quotes (Seated, Teams), to the PBN file
+            check_team_name(msg.team)
+        except ValueError as exc:
+            raise _Refuse(str(exc)) from None
         if msg.seat is None:
             free = [s for s in Seat if s not in self.seats]
             if not free:
@@ -619,8 +632,10 @@ class TableManager:
             raise _Refuse(f"{msg.call} is not legal after "
                           f"{' '.join(map(str, b.auction.calls)) or 'no call'}")
         b.auction.add(msg.call)
+        # relayed to the other clients and written to the PBN file: no control characters
+        explanation = None if msg.explanation is None else clean(msg.explanation)
         self._event(b, _Event("call", msg.seat, conn.seat, msg.call, msg.alert,
-                              msg.explanation), now)
+                              explanation), now)
         if b.auction.is_finished and b.contract is not None:
             b.leader = b.contract.declarer.lho
 
@@ -896,13 +911,14 @@ class TableManagerServer:
         conn = self.tm.conns.get(cid)
         who = format_seat(conn.seat) if conn is not None and conn.seat is not None \
             else f"#{cid}"
-        log.debug("%s %s %s", who, "<<" if direction == "in" else ">>", line)
+        shown = escape(line)   # a client's control characters do not reach the log
+        log.debug("%s %s %s", who, "<<" if direction == "in" else ">>", shown)
         stamp = time.time()
         if self.transcript is not None:
             self.transcript.append((stamp, who, direction, line))
         if self.log_file is not None:
             self.log_file.write(f"{datetime.datetime.fromtimestamp(stamp).isoformat()} {who} "
-                                f"{'<<' if direction == 'in' else '>>'} {line}\n")
+                                f"{'<<' if direction == 'in' else '>>'} {shown}\n")
             self.log_file.flush()
 
     def _apply(self, actions) -> None:

@@ -97,13 +97,15 @@ def _logging(verbose: bool) -> None:
 def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeout,
            verbose):
     """Seat a computer player at a table manager."""
+    from ai.protocols.bluechip import check_team_name, escape
     from ai.protocols.bluechip_client import BlueChipClient, run_client
     from ai.robot import ComputerPlayer
 
     _logging(verbose)
-    if '"' in team or not team.strip():
-        raise click.BadParameter("a team name is non-empty text without '\"'",
-                                 param_hint="--team")
+    try:
+        check_team_name(team)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--team") from None
     overrides = {} if threads is None else {"threads": threads}
     player = ComputerPlayer(level, seed=seed, **overrides)
     c = BlueChipClient(player, None if seat.upper() == "ANYPL" else seat, team,
@@ -111,7 +113,7 @@ def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeou
     try:
         run_client(host, port, c, timeout=timeout,
                    on_line=lambda d, line: click.echo(f"{'>>' if d == 'out' else '<<'} "
-                                                      f"{line}", err=True)
+                                                      f"{escape(line)}", err=True)
                    if verbose else None)
     except OSError as exc:
         raise click.ClickException(f"cannot connect to {host}:{port}: {exc}")
@@ -159,6 +161,7 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     """Run a table manager for four clients; the session is written to --out as PBN."""
     import asyncio
 
+    from ai.protocols.bluechip import check_team_name
     from ai.protocols.bluechip_tm import (
         TableManager,
         TableManagerServer,
@@ -174,9 +177,11 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
             raise click.BadParameter(f"cannot write {path}: the folder {folder} does not "
                                      f"exist or is not writable", param_hint=hint)
     for team, hint in ((ns_team, "--ns-team"), (ew_team, "--ew-team")):
-        if team is not None and (not team.strip() or '"' in team or len(team) > 100):
-            raise click.BadParameter("a team name is 1 to 100 characters without '\"'",
-                                     param_hint=hint)
+        if team is not None:
+            try:
+                check_team_name(team)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint=hint) from None
     if (pbn_in is None) == (count is None and seed is None):
         raise click.UsageError("give either --pbn FILE or --boards N --seed S")
     if pbn_in is None and (count is None or seed is None):
