@@ -82,7 +82,7 @@ from ddsolver.cards import Card, Strain, cards_of_mask
 from ddsolver.deal import Deal, Hand, pbn_hand_mask
 from ddsolver.errors import BridgeError, InvalidDealError
 from ddsolver.play import Position
-from ddsolver.solver import Solver
+from ddsolver.solver import CancelGroup, Solver
 from ddsolver.table import Seat
 
 __all__ = ["MAX_SAMPLES", "METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
@@ -1669,36 +1669,6 @@ def _with_declarer(contract, seat: Seat, what: str):
     return replace(contract, declarer=seat)
 
 
-class _Stop:
-    """The solvers of one threaded :func:`simulate_contract`: :meth:`stop` cancels the
-    search each is running and lets none start another deal."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.stopped = False
-        self.solvers: set = set()
-
-    def stop(self) -> None:
-        with self.lock:
-            self.stopped = True
-            for solver in self.solvers:
-                solver.cancel()
-
-    def enter(self, solver: Solver) -> None:
-        with self.lock:
-            self.solvers.add(solver)
-            if self.stopped:
-                solver.cancel()
-
-    def leave(self, solver: Solver) -> None:
-        with self.lock:
-            self.solvers.discard(solver)
-
-    def check(self) -> None:
-        if self.stopped:
-            raise KeyboardInterrupt("simulate_contract stopped")
-
-
 def _complete_deals(deals) -> Tuple[Deal, ...]:
     """``deals`` as a tuple of complete deals; a message names the first bad deal and, for
     an incomplete one, its first hand that is not 13 cards."""
@@ -1796,7 +1766,7 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
     strain, who = contract.strain, contract.declarer
     done = [0]
     lock = threading.Lock()
-    stop = _Stop()
+    stop = CancelGroup()
 
     def solve(chunk):
         solver = Solver(64)

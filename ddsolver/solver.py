@@ -20,6 +20,7 @@ keep one per thread for you).
 
 from __future__ import annotations
 
+import functools
 import numbers
 import os
 import threading
@@ -43,6 +44,7 @@ __all__ = [
     "solve_best",
     "dd_table",
     "dd_tables",
+    "CancelGroup",
     "last_stats",
     "DEFAULT_MEMORY_MB",
     "BUILD",
@@ -435,35 +437,60 @@ def _table_worker(deal: Deal) -> DDTable:
     return _thread_solver().dd_table(deal)
 
 
-class _Stop:
-    """The workers of one threaded :func:`dd_tables` call: on an exception in the caller
-    (Ctrl-C) every solver running one of its tables is cancelled, and tables not started
-    are not begun."""
+class CancelGroup:
+    """The solvers at work for one threaded call (:func:`dd_tables`,
+    ``ai.sampling.simulate_contract``): :meth:`stop` (the caller's Ctrl-C or error)
+    cancels the search each is running (:meth:`Solver.cancel`), and no solver enters after
+    it.
+
+    A worker calls :meth:`enter` with its solver before it searches, :meth:`check`
+    between searches and :meth:`leave` when done (which clears the cancel, so that a
+    reused solver works again).  Thread-safe.
+    """
 
     def __init__(self):
-        self.lock = threading.Lock()
+        self._lock = threading.Lock()
         self.stopped = False
-        self.solvers: set = set()
+        self._solvers: set = set()
 
     def stop(self) -> None:
-        with self.lock:
+        """Cancel every solver in the group and refuse new ones."""
+        with self._lock:
             self.stopped = True
-            for solver in self.solvers:
-                solver._engine.cancel()
+            for solver in self._solvers:
+                solver.cancel()
 
-    def run(self, deal: Deal) -> DDTable:
-        solver = _thread_solver()
-        with self.lock:
+    def enter(self, solver: Solver) -> None:
+        """Add ``solver`` (its cancel cleared).
+
+        :raises KeyboardInterrupt: if the group is stopped.
+        """
+        with self._lock:
             if self.stopped:
-                raise KeyboardInterrupt("dd_tables interrupted")
-            self.solvers.add(solver)
-            solver._engine.clear_cancel()
-        try:
-            return solver.dd_table(deal)
-        finally:
-            with self.lock:
-                self.solvers.discard(solver)
-                solver._engine.clear_cancel()
+                raise KeyboardInterrupt("stopped")
+            self._solvers.add(solver)
+            solver.clear_cancel()
+
+    def leave(self, solver: Solver) -> None:
+        """Remove ``solver`` and clear its cancel."""
+        with self._lock:
+            self._solvers.discard(solver)
+            solver.clear_cancel()
+
+    def check(self) -> None:
+        """:raises KeyboardInterrupt: if the group is stopped."""
+        if self.stopped:
+            raise KeyboardInterrupt("stopped")
+
+
+def _stopping_table(group: CancelGroup, deal: Deal) -> DDTable:
+    """One table of a threaded :func:`dd_tables` on this thread's solver, in ``group``."""
+    solver = _thread_solver()
+    group.enter(solver)
+    try:
+        return solver.dd_table(deal)
+    finally:
+        group.leave(solver)
 
 
 def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
@@ -504,10 +531,11 @@ def dd_tables(deals: Iterable[Deal], threads: Optional[int] = None,
         return out
     own = executor is None
     if own:
-        stop = _Stop()
+        stop = CancelGroup()
         executor = ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
     try:
-        futures = [executor.submit(stop.run if own else dd_table, d) for d in deals]
+        work = functools.partial(_stopping_table, stop) if own else dd_table
+        futures = [executor.submit(work, d) for d in deals]
         out = []
         for f in futures:
             t = f.result()

@@ -1337,3 +1337,21 @@ def test_dd_tables_threads_below_one_is_value_error(bad):
 def test_solver_absurd_memory_is_memory_error():
     with pytest.raises(MemoryError, match="memory_mb"):
         Solver(memory_mb=2 ** 70)
+
+
+def test_a_cancel_group_cancels_its_solvers_and_refuses_new_ones():
+    from ddsolver.solver import CancelGroup
+
+    deal = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854")
+    group, solver, late = CancelGroup(), Solver(), Solver()
+    group.enter(solver)
+    group.check()                        # not stopped: nothing raised
+    group.stop()
+    with pytest.raises(KeyboardInterrupt):
+        solver.dd_table(deal)            # cancelled: the search does not start
+    with pytest.raises(KeyboardInterrupt):
+        group.check()
+    with pytest.raises(KeyboardInterrupt):
+        group.enter(late)                # no solver enters a stopped group
+    group.leave(solver)                  # leaving clears the cancel: the solver works again
+    assert solver.dd_table(deal)[Strain.NOTRUMP, Seat.NORTH] == 10
