@@ -875,3 +875,18 @@ def test_responder_runs_from_1nt_doubled_only_when_weak(sa):
     # over their bid the same 8-HCP hand still competes (up to 9 HCP)
     assert choose(sa, "K953.Q32.QJ876.T", ["1NT", "2C"]) == "2D"
     assert sa.explain(Auction("N", ["1NT", "2C"]), "2D").constraints.hcp == (0, 9)
+
+
+def test_an_invitation_worded_invitational_is_accepted_or_declined(sa):
+    # advancer's jump raise of an overcall says "support, invitational": the overcaller
+    # accepts with a good hand (12 HCP, 5-5, a singleton) and passes a minimum
+    calls = ["Pass", "1C", "1S", "Pass", "3S", "Pass"]
+    assert "invitational" in sa.explain(Auction("N", calls[:4]), "3S").text
+    assert choose(sa, "AKJ83.2.T6543.A2", calls) == "4S"
+    assert choose(sa, "KJ832.Q52.T65.Q2", calls) == "Pass"
+    # the jump answer to a takeout double ("four or more ♣, invitational"): 3NT with a
+    # stopper and game values
+    assert choose(sa, "AQ2.KQ4.3.KJ9854", ["1D", "X", "Pass", "3C", "Pass"]) == "3NT"
+    # "Accepts the invitation" is not itself an invitation: no second acceptance
+    calls = ["1C", "Pass", "1H", "Pass", "1NT", "Pass", "2NT", "Pass", "3NT", "Pass"]
+    assert choose(sa, "KQ875.A94.J3.Q52", calls) == "Pass"

@@ -226,10 +226,19 @@ def _forced(ctx, b):
     return ctx.forced()
 
 
+def invites(exp) -> bool:
+    """The explanation is an invitation: its words say so ("invites game", "support,
+    invitational") or its rule is named one ("Notrump invitation", "Invitational raise";
+    not "Accepts the invitation")."""
+    name = exp.name.lower()
+    return ("invites" in exp.description or "invitational" in exp.description
+            or name.startswith(("invitational", "notrump invitation")))
+
+
 def _partner_invited(ctx, b):
     exp = ctx.last_explanation(ctx.partner)
     last = partner_last(ctx)
-    return (exp is not None and "invites" in exp.description and last is not None
+    return (exp is not None and invites(exp) and last is not None
             and last.is_bid and bool(ctx.calls) and ctx.calls[-1].is_pass)
 
 
