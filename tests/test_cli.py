@@ -647,13 +647,39 @@ def test_analyse_unwritable_output_fails_before_solving(tmp_path, monkeypatch):
     src = write(tmp_path / "in.pbn", pbn_game(1, SPEC_DEAL_TEXT))
     result = run("analyse", src, "-o", tmp_path / "missing" / "out.pbn")
     assert result.exit_code == 2
-    assert "no such directory" in result.stderr
+    assert f"Invalid value for '-o' / '--output': cannot write {tmp_path / 'missing'}" \
+           f"/out.pbn: the folder {tmp_path / 'missing'} does not exist" \
+           in " ".join(result.stderr.split()), result.stderr
     result = run("analyse", src, "-o", tmp_path)
     assert result.exit_code == 2
-    assert "is a directory" in result.stderr
+    assert f"cannot write {tmp_path}: it is a folder" in " ".join(result.stderr.split())
     result = run("analyse", src, "-o", "")
     assert result.exit_code == 2
-    assert "an empty file name" in result.stderr
+    assert "Invalid value for '-o' / '--output': an empty file name" in result.stderr
+    # a loop of symbolic links: the operating system's reason, before the solving (it was
+    # found when the report was written, after it)
+    os.symlink("loop", tmp_path / "loop")
+    result = run("analyse", src, "-o", tmp_path / "loop")
+    assert result.exit_code == 2
+    assert f"cannot write {tmp_path / 'loop'}: Too many levels of symbolic links" \
+           in " ".join(result.stderr.split()), result.stderr
+
+
+def test_analyse_input_empty_or_a_symlink_loop_gets_the_reason(tmp_path):
+    """INPUT '' was "cannot read : no such file", a loop of symbolic links "no such file":
+    the command names the argument and the real reason."""
+    os.symlink("loop", tmp_path / "loop")
+    result = run("analyse", "")
+    assert result.exit_code == 2
+    assert "Invalid value for 'INPUT': an empty file name" in result.stderr, result.stderr
+    result = run("analyse", tmp_path / "loop")
+    assert result.exit_code == 2
+    assert f"Invalid value for 'INPUT': cannot read {tmp_path / 'loop'}: Too many levels " \
+           f"of symbolic links" in " ".join(result.stderr.split()), result.stderr
+    result = run("analyse", tmp_path / "none.pbn")
+    assert result.exit_code == 2
+    assert f"cannot read {tmp_path / 'none.pbn'}: No such file or directory" \
+           in " ".join(result.stderr.split()), result.stderr
 
 
 def test_analyse_interrupted_exit_code_and_no_file(tmp_path, monkeypatch):
@@ -721,7 +747,8 @@ def test_analyse_output_through_a_symlink(tmp_path: Path):
     nowhere.symlink_to(tmp_path / "missing" / "out.pbn")
     result = run("analyse", src, "-o", nowhere)
     assert result.exit_code == 2
-    assert "cannot write" in result.stderr and "no such directory" in result.stderr
+    assert f"cannot write {nowhere}: the folder {tmp_path / 'missing'} does not exist" \
+           in " ".join(result.stderr.split()), result.stderr
     assert nowhere.is_symlink() and not (tmp_path / "missing").exists()
 
 
