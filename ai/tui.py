@@ -51,6 +51,7 @@ from ai.game import BoardResult, TableEvent
 from ai.players import Claim, SeatView
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
+from ddsolver.cli import check_path
 from ddsolver.deal import Hand
 from ddsolver.errors import BridgeError
 from ddsolver.table import Seat, Side
@@ -688,27 +689,6 @@ def _ask_name(screen: Screen) -> str:
             screen.say(str(exc))
 
 
-def _check_output(path: Optional[str], hint: str) -> None:
-    """Refuse, before the game starts, a file the command will write that cannot be: an
-    empty name, or one in a folder that does not exist or is not writable (a typing
-    mistake; the folder was created, or the file failed at the end of the match).
-
-    :raises click.BadParameter: naming the file and the folder (exit status 2).
-    """
-    if path is None:
-        return
-    if not path:
-        raise click.BadParameter("an empty file name", param_hint=hint)
-    folder = os.path.dirname(os.path.abspath(os.path.realpath(path)))
-    if not os.path.isdir(folder):
-        what = "is not a folder" if os.path.exists(folder) else "does not exist"
-        raise click.BadParameter(f"cannot write {path}: the folder {folder} {what}",
-                                 param_hint=hint)
-    if not os.access(folder, os.W_OK):
-        raise click.BadParameter(f"cannot write {path}: the folder {folder} is not "
-                                 f"writable", param_hint=hint)
-
-
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               new: bool, screen: Screen, leaderboard=None, date=None,
               keep_foreign: bool = False) -> Optional[BoardSeries]:
@@ -811,9 +791,11 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
             name = _check_name(name)
         except LeaderboardError as exc:
             raise click.BadParameter(str(exc), param_hint="'--name'") from None
+    # before the game starts (the folder was created, or the file failed at the end of the
+    # match): '', a loop of symbolic links, a folder that does not exist or is not writable
     for path, hint in ((save, "'--save'"), (pbn, "'--pbn'"),
                        (leaderboard, "'--leaderboard'")):
-        _check_output(path, hint)
+        check_path(path, hint)
     screen = Screen(ascii=True if ascii_ else None)
     named = save is not None
     if save is None:

@@ -498,6 +498,27 @@ def test_a_file_in_a_missing_folder_is_refused_at_the_start(tmp_path, option):
     assert sorted(p.name for p in tmp_path.iterdir()) == []     # nothing created
 
 
+@pytest.mark.parametrize("option", ["--save", "--pbn", "--leaderboard"])
+def test_a_symlink_loop_is_refused_at_the_start(tmp_path, option):
+    """A --save, --pbn or --leaderboard naming a loop of symbolic links passed the check
+    (its folder exists): --save then stopped with "[Errno 40] ..." (exit 1), --pbn failed at
+    the end of the match, --leaderboard only when the boards of the day were recorded.  It
+    is refused at the start with the operating system's reason."""
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    os.symlink("loop", tmp_path / "loop")
+    run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
+        main, ["--new", "--seed", "1", "--level", "easy", "--threads", "1",
+               option, str(tmp_path / "loop")], input="p\n" * 20)
+    assert run.exit_code == 2, run.output
+    assert f"Invalid value for '{option}': cannot write {tmp_path / 'loop'}: Too many " \
+           f"levels of symbolic links" in " ".join(run.output.split()), run.output
+    assert "Your call" not in run.output and "Traceback" not in run.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop"]
+
+
 def test_a_file_under_a_file_is_refused_at_the_start(tmp_path):
     from click.testing import CliRunner
 
