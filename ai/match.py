@@ -360,12 +360,20 @@ def boards_from_pbn(source, count: Optional[int] = None) -> List[MatchBoard]:
     missing dealer or vulnerability follow the board number (the standard cycle).  Games of
     the same board number with the same deal (both rooms of a match) count once.
 
-    :raises MatchError: for a game without a complete deal, two different deals under one
-        board number, or no board at all.
+    ``source`` is what :func:`ddsolver.read_pbn` reads: a path, a file object, bytes, or
+    PBN text (a ``str`` holding a line break or a ``[``).  An empty (or blank) ``str`` with
+    no line break is refused: it names no file and holds no board (it was read as empty
+    text, and "the file holds no board" pointed at a file that was never named).
+
+    :raises MatchError: for an empty ``source`` string, a game without a complete deal, two
+        different deals under one board number, or no board at all.
     :raises PBNError: for a malformed file; :raises OSError: if it cannot be read.
     """
     from ddsolver.pbn import read_pbn
 
+    if isinstance(source, str) and not source.strip() and "\n" not in source:
+        raise MatchError("boards_from_pbn needs a PBN file's path or PBN text, not an empty "
+                         "string")
     games = read_pbn(source)
     boards: List[MatchBoard] = []
     seen: Dict[int, MatchBoard] = {}

@@ -481,6 +481,18 @@ def test_the_session_ends_when_the_seats_are_not_filled():
     assert [a[1] for a in actions if a[0] == "close"] == ["N", "E", "S"]
 
 
+def test_boards_from_pbn_refuses_an_empty_string_naming_no_file():
+    """"" was read as empty PBN text ("the PBN file holds no game", no file was named)."""
+    from ddsolver.errors import PBNError
+
+    for empty in ("", " "):
+        with pytest.raises(PBNError, match="^boards_from_pbn needs a PBN file's path or PBN "
+                                           "text, not an empty string$"):
+            boards_from_pbn(empty)
+    with pytest.raises(PBNError, match="^the PBN file holds no game$"):
+        boards_from_pbn("\n")
+
+
 def test_boards_from_a_pbn_file(tmp_path):
     path = tmp_path / "deals.pbn"
     path.write_text('[Board "7"]\n[Dealer "E"]\n[Vulnerable "All"]\n'
