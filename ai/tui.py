@@ -34,6 +34,7 @@ from ai.chicago import (
     ChicagoMatch,
     ForeignFileError,
     SavedGameError,
+    check_save_path,
     close_table,
     computer_table,
 )
@@ -703,10 +704,13 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     :raises SavedGameError: if ``save`` holds an unfinished game of the other kind (a
         Chicago match when ``daily``, the boards of the day otherwise) and ``new`` is
         false: it is not replaced without being asked to; with ``keep_foreign``, if it
-        is not a ddsolver saved game; if it cannot be read.
+        is not a ddsolver saved game; if it cannot be read; :class:`SavePathError` (before
+        anything is read or asked) if it cannot be written, e.g. in a folder that does not
+        exist: the folder is not created, as ``ddsolver-play --save`` refuses it.
     """
     if name is not None:
         name = _check_name(name)
+    check_save_path(save)
     saved = None
     if os.path.exists(save) and (keep_foreign or not new):
         try:
@@ -799,7 +803,13 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     screen = Screen(ascii=True if ascii_ else None)
     named = save is not None
     if save is None:
+        # the default file's folder, only, is created when missing
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
+        try:
+            os.makedirs(os.path.dirname(save), exist_ok=True)
+        except OSError as exc:
+            raise click.ClickException(f"cannot create the folder {os.path.dirname(save)}: "
+                                       f"{exc.strerror or exc}") from None
     try:
         game = open_game(daily=daily, level=level, seed=seed, save=save, name=name,
                          new=new, screen=screen, leaderboard=leaderboard, keep_foreign=named)

@@ -434,6 +434,24 @@ def test_a_save_file_that_cannot_be_read_is_a_saved_game_error(tmp_path, monkeyp
                   new=False, screen=Driver([]).screen())
 
 
+def test_open_game_refuses_a_save_in_a_missing_folder_as_the_command_does(tmp_path):
+    """open_game(save=...) in a folder that does not exist returned a game whose first
+    save() created the folder, while ddsolver-play --save refuses it: the API refuses it
+    too, before anything is asked, with a SavedGameError (SavePathError) naming the file
+    and the folder; nothing is created."""
+    from ai.chicago import SavePathError
+
+    missing = tmp_path / "no such folder"
+    for daily in (False, True):
+        with pytest.raises(SavedGameError) as info:
+            open_game(daily=daily, level="medium", seed=1, save=str(missing / "g.json"),
+                      name="Ann", new=True, screen=Driver([]).screen())
+        assert isinstance(info.value, SavePathError)
+        assert str(info.value) == f"cannot write {missing / 'g.json'}: the folder " \
+                                  f"{missing} does not exist"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_unfinished_game_of_the_other_kind_is_not_replaced_silently(tmp_path):
     save = tmp_path / "game.json"
     DailyBoards("2026-12-05", settings={"name": "Ann", "practice": False,
