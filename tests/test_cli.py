@@ -14,11 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from ddsolver.cards import Strain
-from ddsolver.cli import main
+from ddsolver.cli import check_path, main
 from ddsolver.deal import Deal
 from ddsolver.pbn import dd_tricks_from_pbn, read_pbn
 from ddsolver.solver import dd_table
@@ -893,3 +894,43 @@ def test_analyse_ctrl_c_while_solving_exits_130_at_once_and_writes_nothing(tmp_p
     assert proc.returncode == 130
     assert stderr.decode() == "\nInterrupted: nothing written.\n"
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["freak.pbn"]
+
+
+def test_the_shared_path_checks(tmp_path, monkeypatch):
+    """ddsolver._io's checks, used by every command's path options (ddsolver.cli.check_path):
+    the reasons they give, and what they let through."""
+    import ddsolver._io as io_module
+    from ddsolver._io import input_file_problem, output_file_problem, output_folder_problem
+
+    (tmp_path / "file").write_text("x")
+    os.symlink("loop", tmp_path / "loop")
+    assert input_file_problem(tmp_path / "file") is None
+    assert input_file_problem(tmp_path) == f"cannot read {tmp_path}: it is a folder"
+    assert input_file_problem(" ") == "an empty file name"
+    assert output_file_problem(tmp_path / "new.pbn") is None
+    assert output_file_problem(tmp_path / "file" / "x") == \
+        f"cannot write {tmp_path / 'file' / 'x'}: the folder {tmp_path / 'file'} is not a " \
+        f"folder"
+    assert output_folder_problem(tmp_path / "a" / "b") is None        # created later
+    assert output_folder_problem(tmp_path / "file") == \
+        f"cannot use the folder {tmp_path / 'file'}: it is not a folder"
+    assert output_folder_problem(tmp_path / "file" / "d") == \
+        f"cannot create the folder {tmp_path / 'file' / 'd'}: {tmp_path / 'file'} is not a " \
+        f"folder"
+    assert output_folder_problem(tmp_path / "loop") == \
+        f"cannot use the folder {tmp_path / 'loop'}: Too many levels of symbolic links"
+    assert output_folder_problem("") == "an empty folder name"
+    assert sorted(os.listdir(tmp_path)) == ["file", "loop"]          # nothing created
+    # a folder that is not writable (simulated: the tests may run as root); a device in it
+    # is written into, so /dev/null passes
+    real_access = os.access
+    monkeypatch.setattr(io_module.os, "access", lambda p, mode: False if os.fspath(p) ==
+                        "/dev" and mode == os.W_OK else real_access(p, mode))
+    assert output_file_problem("/dev/x.pbn") == \
+        "cannot write /dev/x.pbn: the folder /dev is not writable"
+    if os.path.exists("/dev/null"):
+        assert output_file_problem("/dev/null") is None
+    with pytest.raises(click.BadParameter, match="the folder /dev is not writable") as info:
+        check_path("/dev/x.pbn", "'-o'")
+    assert info.value.param_hint == "'-o'"
+    check_path(None, "'-o'")         # an option not given
