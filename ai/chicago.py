@@ -25,6 +25,9 @@ written in the saved file.
 Saving: with a ``path``, the match is written as JSON after every call, card and board (the
 file is replaced atomically: a temporary file in the same directory, flushed and fsync-ed,
 then :func:`os.replace`; a crash leaves the old file or the new one, never a mixture).
+A path that cannot be written (e.g. in a folder that does not exist: it is not created) is
+refused by :meth:`~BoardSeries.save` with :class:`SavePathError`, as ``ddsolver-play
+--save`` refuses it.
 :meth:`ChicagoMatch.load` reads it back and checks every board by the rules; a damaged or
 foreign file raises :class:`SavedGameError`.  The same machinery plays the boards of the day
 (:mod:`ai.daily`).
@@ -40,7 +43,7 @@ from typing import Callable, List, Mapping, Optional, Tuple
 
 from ai.game import BoardResult, InvalidRecordError, Progress, TableEvent, play_board
 from ddsolver import dumps_pbn
-from ddsolver._io import atomic_write
+from ddsolver._io import atomic_write, output_file_problem
 from ddsolver.deal import Deal, random_deal
 from ddsolver.errors import BridgeError
 from ddsolver.scoring import ChicagoScore
@@ -52,7 +55,9 @@ __all__ = [
     "BoardSeries",
     "ChicagoMatch",
     "ForeignFileError",
+    "SavePathError",
     "SavedGameError",
+    "check_save_path",
     "chicago_deal",
     "read_json",
     "write_json_atomic",
@@ -81,6 +86,16 @@ class ForeignFileError(SavedGameError):
         self.reason = reason
 
 
+class SavePathError(SavedGameError, OSError):
+    """A game cannot be saved at the path it was given, found before anything is written
+    (:func:`ddsolver._io.output_file_problem`, the check of the commands' options): an
+    empty name, a folder, a loop of symbolic links, or a file whose folder (for a symbolic
+    link, the folder of the file it points to) does not exist, is not a folder or is not
+    writable.  A missing folder is not created (a typing mistake would make folders; the
+    commands refuse it too).  Also an :class:`OSError`, as every other failure of
+    :meth:`BoardSeries.save`."""
+
+
 # --------------------------------------------------------------------------------------
 # Files
 # --------------------------------------------------------------------------------------
@@ -99,6 +114,17 @@ def write_json_atomic(path, data) -> None:
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     os.makedirs(os.path.dirname(os.path.realpath(path)), exist_ok=True)
     atomic_write(path, text)
+
+
+def check_save_path(path) -> None:
+    """Refuse, before anything is written, a saved game's ``path`` that cannot be written:
+    see :class:`SavePathError`.
+
+    :raises SavePathError: naming the file and the reason.
+    """
+    problem = output_file_problem(os.fspath(path))
+    if problem is not None:
+        raise SavePathError(problem)
 
 
 def read_json(path) -> dict:
@@ -276,10 +302,14 @@ class BoardSeries:
         """Write the game to ``path`` (default :attr:`path`; nothing when both are
         ``None``) atomically (:func:`write_json_atomic`).
 
+        :raises SavePathError: for a path that cannot be written (:func:`check_save_path`;
+            a missing folder is not created); a :class:`SavedGameError` and an
+            :class:`OSError`.
         :raises OSError: if the file cannot be written.
         """
         target = self.path if path is None else os.fspath(path)
         if target is not None:
+            check_save_path(target)
             write_json_atomic(target, self.to_dict())
 
     def _restore(self, data: dict, where: str) -> None:

@@ -63,6 +63,7 @@ import click
 from ai.game import BoardResult, play_board
 from ai.players import SCORINGS
 from ddsolver._dask import check_scheduler_address, connect_scheduler
+from ddsolver.cli import check_path
 from ddsolver.deal import Deal, random_deals
 from ddsolver.errors import BridgeError, PBNError, SchedulerError
 from ddsolver.scoring import imps, ns_score, result_str
@@ -359,12 +360,20 @@ def boards_from_pbn(source, count: Optional[int] = None) -> List[MatchBoard]:
     missing dealer or vulnerability follow the board number (the standard cycle).  Games of
     the same board number with the same deal (both rooms of a match) count once.
 
-    :raises MatchError: for a game without a complete deal, two different deals under one
-        board number, or no board at all.
+    ``source`` is what :func:`ddsolver.read_pbn` reads: a path, a file object, bytes, or
+    PBN text (a ``str`` holding a line break or a ``[``).  An empty (or blank) ``str`` with
+    no line break is refused: it names no file and holds no board (it was read as empty
+    text, and "the file holds no board" pointed at a file that was never named).
+
+    :raises MatchError: for an empty ``source`` string, a game without a complete deal, two
+        different deals under one board number, or no board at all.
     :raises PBNError: for a malformed file; :raises OSError: if it cannot be read.
     """
     from ddsolver.pbn import read_pbn
 
+    if isinstance(source, str) and not source.strip() and "\n" not in source:
+        raise MatchError("boards_from_pbn needs a PBN file's path or PBN text, not an empty "
+                         "string")
     games = read_pbn(source)
     boards: List[MatchBoard] = []
     seen: Dict[int, MatchBoard] = {}
@@ -1224,22 +1233,17 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
 
     scoring = scoring.upper()
     try:
-        for option, path in (("--deals", deals_path), ("-o/--output", output),
-                             ("--journal", journal)):
-            if path is not None and not path.strip():
-                raise _CLIError(f"{option}: an empty path names no file")
+        # before a board is played: '', a loop of symbolic links, a folder that does not
+        # exist or is not writable (the PBN file was written, and failed, at the end)
+        check_path(deals_path, "'--deals'", "input")
+        check_path(output, "'-o' / '--output'")
+        if journal is None:
+            journal = output + ".journal"
+        check_path(journal, "'--journal'")
         if deals_path is not None:
-            try:
-                os.stat(deals_path)     # the OS's reason: no such file, a symlink loop, ...
-            except OSError as exc:
-                raise _CLIError(f"cannot read {deals_path}: {exc.strerror}") from None
-            if not os.path.isfile(deals_path):
-                raise _CLIError(f"cannot read {deals_path}: not a regular file")
             board_arg: Any = boards_from_pbn(deals_path, boards)
         else:
             board_arg = boards if boards is not None else 32
-        if journal is None:
-            journal = output + ".journal"
         result = run_match(player_a, player_b, board_arg, seed=seed, scoring=scoring,
                            options_a=_parse_options(options_a, "a"),
                            options_b=_parse_options(options_b, "b"),

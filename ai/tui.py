@@ -34,6 +34,7 @@ from ai.chicago import (
     ChicagoMatch,
     ForeignFileError,
     SavedGameError,
+    check_save_path,
     close_table,
     computer_table,
 )
@@ -51,6 +52,7 @@ from ai.game import BoardResult, TableEvent
 from ai.players import Claim, SeatView
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
+from ddsolver.cli import check_path
 from ddsolver.deal import Hand
 from ddsolver.errors import BridgeError
 from ddsolver.table import Seat, Side
@@ -688,27 +690,6 @@ def _ask_name(screen: Screen) -> str:
             screen.say(str(exc))
 
 
-def _check_output(path: Optional[str], hint: str) -> None:
-    """Refuse, before the game starts, a file the command will write that cannot be: an
-    empty name, or one in a folder that does not exist or is not writable (a typing
-    mistake; the folder was created, or the file failed at the end of the match).
-
-    :raises click.BadParameter: naming the file and the folder (exit status 2).
-    """
-    if path is None:
-        return
-    if not path:
-        raise click.BadParameter("an empty file name", param_hint=hint)
-    folder = os.path.dirname(os.path.abspath(os.path.realpath(path)))
-    if not os.path.isdir(folder):
-        what = "is not a folder" if os.path.exists(folder) else "does not exist"
-        raise click.BadParameter(f"cannot write {path}: the folder {folder} {what}",
-                                 param_hint=hint)
-    if not os.access(folder, os.W_OK):
-        raise click.BadParameter(f"cannot write {path}: the folder {folder} is not "
-                                 f"writable", param_hint=hint)
-
-
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               new: bool, screen: Screen, leaderboard=None, date=None,
               keep_foreign: bool = False) -> Optional[BoardSeries]:
@@ -723,10 +704,13 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     :raises SavedGameError: if ``save`` holds an unfinished game of the other kind (a
         Chicago match when ``daily``, the boards of the day otherwise) and ``new`` is
         false: it is not replaced without being asked to; with ``keep_foreign``, if it
-        is not a ddsolver saved game; if it cannot be read.
+        is not a ddsolver saved game; if it cannot be read; :class:`SavePathError` (before
+        anything is read or asked) if it cannot be written, e.g. in a folder that does not
+        exist: the folder is not created, as ``ddsolver-play --save`` refuses it.
     """
     if name is not None:
         name = _check_name(name)
+    check_save_path(save)
     saved = None
     if os.path.exists(save) and (keep_foreign or not new):
         try:
@@ -811,13 +795,21 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
             name = _check_name(name)
         except LeaderboardError as exc:
             raise click.BadParameter(str(exc), param_hint="'--name'") from None
+    # before the game starts (the folder was created, or the file failed at the end of the
+    # match): '', a loop of symbolic links, a folder that does not exist or is not writable
     for path, hint in ((save, "'--save'"), (pbn, "'--pbn'"),
                        (leaderboard, "'--leaderboard'")):
-        _check_output(path, hint)
+        check_path(path, hint)
     screen = Screen(ascii=True if ascii_ else None)
     named = save is not None
     if save is None:
+        # the default file's folder, only, is created when missing
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
+        try:
+            os.makedirs(os.path.dirname(save), exist_ok=True)
+        except OSError as exc:
+            raise click.ClickException(f"cannot create the folder {os.path.dirname(save)}: "
+                                       f"{exc.strerror or exc}") from None
     try:
         game = open_game(daily=daily, level=level, seed=seed, save=save, name=name,
                          new=new, screen=screen, leaderboard=leaderboard, keep_foreign=named)

@@ -10,6 +10,12 @@ a string.  :func:`read_capped` and :func:`read_file_capped` read a file object o
 chunks, and stop with :class:`~ddsolver.errors.InputTooLargeError` as soon as the input is
 larger than a cap (:data:`MAX_INPUT_BYTES`), so that an endless stream (``yes |``) or a huge
 file never fills the memory.
+
+:func:`input_file_problem`, :func:`output_file_problem` and :func:`output_folder_problem`
+say, before any work is done, why a path a command was given cannot be read or written (an
+empty name, a folder that does not exist, a loop of symbolic links...), so that every
+command refuses a bad path at its start with the same words; ``ddsolver.cli.check_path``
+turns their answer into a usage error naming the option.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from typing import IO, Any, Optional, Union
 from .errors import InputTooLargeError
 
 __all__ = ["MAX_INPUT_BYTES", "READ_CHUNK_BYTES", "atomic_write", "atomic_write_bytes",
-           "check_max_bytes", "decode_text", "read_capped", "read_file_capped", "read_source",
+           "check_max_bytes", "decode_text", "input_file_problem", "output_file_problem",
+           "output_folder_problem", "read_capped", "read_file_capped", "read_source",
            "read_text", "too_large"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -258,3 +265,100 @@ def atomic_write(path: PathLike, text: str, encoding: str = "utf-8") -> None:
     :raises OSError: as :func:`atomic_write_bytes`.
     """
     atomic_write_bytes(path, text.encode(encoding))
+
+
+# ---------------------------------------------------------------------------------------
+# Checking a path before the work (the command line's options)
+# ---------------------------------------------------------------------------------------
+
+#: the errors of :func:`os.stat` that mean "no such file (yet)": the name, or a folder on
+#: its way, does not exist (or is a file); anything else (a loop of symbolic links, a folder
+#: that cannot be searched, a name too long) is a reason of its own.
+_MISSING = (errno.ENOENT, errno.ENOTDIR)
+
+
+def input_file_problem(path: PathLike) -> Optional[str]:
+    """Why the file ``path`` cannot be read, or ``None`` when it can (checked before any
+    work: the answer names the path and the operating system's reason).
+
+    >>> input_file_problem("")
+    'an empty file name'
+    """
+    path = os.fspath(path)
+    if not path.strip():
+        return "an empty file name"
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:      # no such file, a loop of symbolic links, ...
+        return f"cannot read {path}: {exc.strerror}"
+    if stat.S_ISDIR(mode):
+        return f"cannot read {path}: it is a folder"
+    if not os.access(path, os.R_OK):
+        return f"cannot read {path}: {os.strerror(errno.EACCES)}"
+    return None
+
+
+def output_file_problem(path: PathLike) -> Optional[str]:
+    """Why a file cannot be written at ``path``, or ``None`` when it can: checked before the
+    work whose result it will hold (a typing mistake is found at the start, not after the
+    solving or the match).  A symbolic link is followed (the file it points to is the one
+    written, :func:`atomic_write_bytes`), so a link into a missing folder is refused.
+
+    The reasons: an empty name; a loop of symbolic links or another reason of the operating
+    system; a folder given where a file is needed; a folder (of the file, or of the file a
+    link points to) that does not exist, is not a folder or is not writable; an existing
+    device or FIFO that is not writable.
+    """
+    path = os.fspath(path)
+    if not path.strip():
+        return "an empty file name"
+    try:
+        mode: Optional[int] = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno not in _MISSING:
+            return f"cannot write {path}: {exc.strerror}"
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        return f"cannot write {path}: it is a folder"
+    if mode is not None and not stat.S_ISREG(mode):
+        # /dev/null, a FIFO: written into, the folder does not matter
+        return None if os.access(path, os.W_OK) else \
+            f"cannot write {path}: {os.strerror(errno.EACCES)}"
+    folder = os.path.dirname(os.path.abspath(os.path.realpath(path)))
+    if not os.path.isdir(folder):
+        what = "is not a folder" if os.path.exists(folder) else "does not exist"
+        return f"cannot write {path}: the folder {folder} {what}"
+    if not os.access(folder, os.W_OK):
+        return f"cannot write {path}: the folder {folder} is not writable"
+    return None
+
+
+def output_folder_problem(path: PathLike) -> Optional[str]:
+    """Why files cannot be written in the folder ``path`` (created when missing), or
+    ``None`` when they can: an empty name, a loop of symbolic links or another reason of the
+    operating system, a path that is not a folder, a folder that is not writable, or, for a
+    missing folder, a nearest existing parent that is not a writable folder.
+    """
+    path = os.fspath(path)
+    if not path.strip():
+        return "an empty folder name"
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno not in _MISSING:
+            return f"cannot use the folder {path}: {exc.strerror}"
+    else:
+        if not stat.S_ISDIR(mode):
+            return f"cannot use the folder {path}: it is not a folder"
+        if not os.access(path, os.W_OK):
+            return f"cannot write in the folder {path}: it is not writable"
+        return None
+    # missing: created with its parents, from the nearest one that exists
+    parent = os.path.abspath(os.path.realpath(path))
+    while not os.path.lexists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        return f"cannot create the folder {path}: {parent} is not a folder"
+    if not os.access(parent, os.W_OK):
+        return f"cannot create the folder {path}: {parent} is not writable"
+    return None

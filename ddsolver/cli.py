@@ -46,7 +46,7 @@ from .deal import Deal
 from .errors import BridgeError
 from .table import Seat, Side, Vulnerability
 
-__all__ = ["main"]
+__all__ = ["check_path", "main"]
 
 #: Strains in the order the table is printed (as hand records print them): NT, S, H, D, C.
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -74,6 +74,29 @@ class CLIError(click.ClickException):
             message = (f"{message[:240]} ... [{len(message) - 340} characters left out] ... "
                        f"{message[-100:]}")
         super().__init__(message)
+
+
+def check_path(path: str | None, hint: str, kind: str = "output") -> None:
+    """Refuse, before any work, a path option that cannot be used: the one check of every
+    command of the project (``ddsolver``, ``ddsolver-ai``, ``ddsolver-play``).  ``None``
+    (the option not given) passes.
+
+    :param hint: the option as the message names it, e.g. ``"'-o' / '--output'"``.
+    :param kind: ``"input"`` (a file to read: :func:`~ddsolver._io.input_file_problem`),
+        ``"output"`` (a file to write: :func:`~ddsolver._io.output_file_problem`) or
+        ``"folder"`` (a folder to write in, created when missing:
+        :func:`~ddsolver._io.output_folder_problem`).
+    :raises click.BadParameter: naming the option, the path and the reason (exit status 2).
+    """
+    from ._io import input_file_problem, output_file_problem, output_folder_problem
+
+    if path is None:
+        return
+    check = {"input": input_file_problem, "output": output_file_problem,
+             "folder": output_folder_problem}[kind]
+    problem = check(path)
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint=hint)
 
 
 def _bridge_error(exc: BaseException, prefix: str = "") -> CLIError:
@@ -474,21 +497,13 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
 
     if as_json and output == "-":
         raise click.UsageError("--json prints to stdout: give -o a file name, not '-'")
-    if input_path != "-" and not os.path.exists(input_path):
-        raise CLIError(f"cannot read {input_path}: no such file")
+    if input_path != "-":
+        check_path(input_path, "'INPUT'", "input")
     if output is None and not (check or as_json):
         output = "-" if input_path == "-" else _default_output(input_path)
-    if output == "":
-        raise click.BadParameter("an empty file name", param_hint="'-o' / '--output'")
-    if output not in (None, "-"):
+    if output != "-":
         # fail before the solving, not after it
-        folder = os.path.dirname(os.path.abspath(os.path.realpath(output)))
-        if os.path.isdir(output):
-            raise CLIError(f"cannot write {output}: it is a directory")
-        if not os.path.isdir(folder):
-            raise CLIError(f"cannot write {output}: no such directory {folder}")
-        if not os.access(folder, os.W_OK):
-            raise CLIError(f"cannot write {output}: directory {folder} is not writable")
+        check_path(output, "'-o' / '--output'")
     try:
         if input_path == "-":
             # read in chunks, refused past MAX_INPUT_BYTES (`yes | ddsolver analyse -`)

@@ -203,16 +203,32 @@ def test_match_paths_empty_looping_or_unreadable_get_the_reason(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     os.symlink("loop", "loop")
     run = CliRunner().invoke
+    os.mkdir("folder")
     for args, message in (
-            (["--deals", ""], "Error: --deals: an empty path names no file"),
-            (["-o", ""], "Error: -o/--output: an empty path names no file"),
-            (["--journal", " "], "Error: --journal: an empty path names no file"),
-            (["--deals", "loop"], "Error: cannot read loop: Too many levels of symbolic links"),
-            (["--deals", "missing.pbn"], "Error: cannot read missing.pbn: No such file or "
-                                         "directory")):
+            (["--deals", ""], "Error: Invalid value for '--deals': an empty file name"),
+            (["-o", ""], "Error: Invalid value for '-o' / '--output': an empty file name"),
+            (["--journal", " "], "Error: Invalid value for '--journal': an empty file name"),
+            (["--deals", "loop"], "Error: Invalid value for '--deals': cannot read loop: Too "
+                                  "many levels of symbolic links"),
+            (["--deals", "missing.pbn"], "Error: Invalid value for '--deals': cannot read "
+                                         "missing.pbn: No such file or directory"),
+            (["--deals", "folder"], "Error: Invalid value for '--deals': File 'folder' is a "
+                                    "directory"),
+            # the PBN file was written at the end: after the match had been played
+            (["-o", "loop"], "Error: Invalid value for '-o' / '--output': cannot write loop: "
+                             "Too many levels of symbolic links"),
+            (["-o", "no/m.pbn", "--journal", "m.journal"],
+             f"Error: Invalid value for '-o' / '--output': cannot write no/m.pbn: the folder "
+             f"{tmp_path / 'no'} does not exist"),
+            (["-o", "folder"], "Error: Invalid value for '-o' / '--output': cannot write "
+                               "folder: it is a folder"),
+            (["--journal", "no/m.journal"], f"Error: Invalid value for '--journal': cannot "
+                                            f"write no/m.journal: the folder {tmp_path / 'no'} "
+                                            f"does not exist")):
         r = run(main, ["match", "easy", "easy", "-n", "1", "-q", *args])
         assert r.exit_code == 2, (args, r.output)
-        assert message in r.output, (args, r.output)
+        assert message in " ".join(r.output.split()), (args, r.output)
+    assert sorted(os.listdir(tmp_path)) == ["folder", "loop"]     # no journal begun
     # a file that cannot be read (simulated: the tests may run as root): the OS's reason
     (tmp_path / "deals.pbn").write_text("")
     real_open = builtins.open

@@ -289,6 +289,30 @@ def test_seeds_and_deals():
         m.current_deal()
 
 
+def test_saving_into_a_missing_folder_is_refused_and_creates_nothing(tmp_path):
+    """save() created a missing folder (ddsolver-play --save refuses it): it is refused
+    with a SavePathError, both a SavedGameError and an OSError (the callers of save()
+    catch OSError), naming the file and the folder; a link into a missing folder too."""
+    from ai.chicago import SavePathError
+
+    missing = tmp_path / "no such folder"
+    m = ChicagoMatch(seed=1, path=missing / "m.json")
+    with pytest.raises(SavePathError) as info:
+        m.save()
+    assert isinstance(info.value, SavedGameError) and isinstance(info.value, OSError)
+    assert str(info.value) == f"cannot write {missing / 'm.json'}: the folder {missing} " \
+                              f"does not exist"
+    link = tmp_path / "link.json"
+    link.symlink_to(missing / "target.json")
+    with pytest.raises(SavePathError, match=f"the folder {missing} does not exist"):
+        m.save(link)
+    with pytest.raises(SavePathError, match="^an empty file name$"):
+        m.save("")
+    assert sorted(os.listdir(tmp_path)) == ["link.json"]
+    m.save(tmp_path / "m.json")     # an existing folder: saved
+    assert ChicagoMatch.load(tmp_path / "m.json").seed == 1
+
+
 def test_saving_through_a_symlink_replaces_its_target(tmp_path):
     real = tmp_path / "real"
     real.mkdir()

@@ -14,11 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from ddsolver.cards import Strain
-from ddsolver.cli import main
+from ddsolver.cli import check_path, main
 from ddsolver.deal import Deal
 from ddsolver.pbn import dd_tricks_from_pbn, read_pbn
 from ddsolver.solver import dd_table
@@ -647,13 +648,39 @@ def test_analyse_unwritable_output_fails_before_solving(tmp_path, monkeypatch):
     src = write(tmp_path / "in.pbn", pbn_game(1, SPEC_DEAL_TEXT))
     result = run("analyse", src, "-o", tmp_path / "missing" / "out.pbn")
     assert result.exit_code == 2
-    assert "no such directory" in result.stderr
+    assert f"Invalid value for '-o' / '--output': cannot write {tmp_path / 'missing'}" \
+           f"/out.pbn: the folder {tmp_path / 'missing'} does not exist" \
+           in " ".join(result.stderr.split()), result.stderr
     result = run("analyse", src, "-o", tmp_path)
     assert result.exit_code == 2
-    assert "is a directory" in result.stderr
+    assert f"cannot write {tmp_path}: it is a folder" in " ".join(result.stderr.split())
     result = run("analyse", src, "-o", "")
     assert result.exit_code == 2
-    assert "an empty file name" in result.stderr
+    assert "Invalid value for '-o' / '--output': an empty file name" in result.stderr
+    # a loop of symbolic links: the operating system's reason, before the solving (it was
+    # found when the report was written, after it)
+    os.symlink("loop", tmp_path / "loop")
+    result = run("analyse", src, "-o", tmp_path / "loop")
+    assert result.exit_code == 2
+    assert f"cannot write {tmp_path / 'loop'}: Too many levels of symbolic links" \
+           in " ".join(result.stderr.split()), result.stderr
+
+
+def test_analyse_input_empty_or_a_symlink_loop_gets_the_reason(tmp_path):
+    """INPUT '' was "cannot read : no such file", a loop of symbolic links "no such file":
+    the command names the argument and the real reason."""
+    os.symlink("loop", tmp_path / "loop")
+    result = run("analyse", "")
+    assert result.exit_code == 2
+    assert "Invalid value for 'INPUT': an empty file name" in result.stderr, result.stderr
+    result = run("analyse", tmp_path / "loop")
+    assert result.exit_code == 2
+    assert f"Invalid value for 'INPUT': cannot read {tmp_path / 'loop'}: Too many levels " \
+           f"of symbolic links" in " ".join(result.stderr.split()), result.stderr
+    result = run("analyse", tmp_path / "none.pbn")
+    assert result.exit_code == 2
+    assert f"cannot read {tmp_path / 'none.pbn'}: No such file or directory" \
+           in " ".join(result.stderr.split()), result.stderr
 
 
 def test_analyse_interrupted_exit_code_and_no_file(tmp_path, monkeypatch):
@@ -721,7 +748,8 @@ def test_analyse_output_through_a_symlink(tmp_path: Path):
     nowhere.symlink_to(tmp_path / "missing" / "out.pbn")
     result = run("analyse", src, "-o", nowhere)
     assert result.exit_code == 2
-    assert "cannot write" in result.stderr and "no such directory" in result.stderr
+    assert f"cannot write {nowhere}: the folder {tmp_path / 'missing'} does not exist" \
+           in " ".join(result.stderr.split()), result.stderr
     assert nowhere.is_symlink() and not (tmp_path / "missing").exists()
 
 
@@ -866,3 +894,43 @@ def test_analyse_ctrl_c_while_solving_exits_130_at_once_and_writes_nothing(tmp_p
     assert proc.returncode == 130
     assert stderr.decode() == "\nInterrupted: nothing written.\n"
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["freak.pbn"]
+
+
+def test_the_shared_path_checks(tmp_path, monkeypatch):
+    """ddsolver._io's checks, used by every command's path options (ddsolver.cli.check_path):
+    the reasons they give, and what they let through."""
+    import ddsolver._io as io_module
+    from ddsolver._io import input_file_problem, output_file_problem, output_folder_problem
+
+    (tmp_path / "file").write_text("x")
+    os.symlink("loop", tmp_path / "loop")
+    assert input_file_problem(tmp_path / "file") is None
+    assert input_file_problem(tmp_path) == f"cannot read {tmp_path}: it is a folder"
+    assert input_file_problem(" ") == "an empty file name"
+    assert output_file_problem(tmp_path / "new.pbn") is None
+    assert output_file_problem(tmp_path / "file" / "x") == \
+        f"cannot write {tmp_path / 'file' / 'x'}: the folder {tmp_path / 'file'} is not a " \
+        f"folder"
+    assert output_folder_problem(tmp_path / "a" / "b") is None        # created later
+    assert output_folder_problem(tmp_path / "file") == \
+        f"cannot use the folder {tmp_path / 'file'}: it is not a folder"
+    assert output_folder_problem(tmp_path / "file" / "d") == \
+        f"cannot create the folder {tmp_path / 'file' / 'd'}: {tmp_path / 'file'} is not a " \
+        f"folder"
+    assert output_folder_problem(tmp_path / "loop") == \
+        f"cannot use the folder {tmp_path / 'loop'}: Too many levels of symbolic links"
+    assert output_folder_problem("") == "an empty folder name"
+    assert sorted(os.listdir(tmp_path)) == ["file", "loop"]          # nothing created
+    # a folder that is not writable (simulated: the tests may run as root); a device in it
+    # is written into, so /dev/null passes
+    real_access = os.access
+    monkeypatch.setattr(io_module.os, "access", lambda p, mode: False if os.fspath(p) ==
+                        "/dev" and mode == os.W_OK else real_access(p, mode))
+    assert output_file_problem("/dev/x.pbn") == \
+        "cannot write /dev/x.pbn: the folder /dev is not writable"
+    if os.path.exists("/dev/null"):
+        assert output_file_problem("/dev/null") is None
+    with pytest.raises(click.BadParameter, match="the folder /dev is not writable") as info:
+        check_path("/dev/x.pbn", "'-o'")
+    assert info.value.param_hint == "'-o'"
+    check_path(None, "'-o'")         # an option not given

@@ -266,6 +266,19 @@ def test_boards_from_pbn_count_each_board_once(played, tmp_path):
         boards_from_pbn(games_text(games))
 
 
+def test_boards_from_pbn_refuses_an_empty_string_naming_no_file():
+    """"" was read as empty PBN text and refused with "the file holds no board" (no file was
+    named); an empty or blank string is a ValueError saying what the function takes, while
+    blank PBN text (with a line break) is still text without a board."""
+    for empty in ("", "   "):
+        with pytest.raises(ValueError, match="^boards_from_pbn needs a PBN file's path or "
+                                             "PBN text, not an empty string$") as info:
+            boards_from_pbn(empty)
+        assert isinstance(info.value, MatchError)
+    with pytest.raises(MatchError, match="^the file holds no board$"):
+        boards_from_pbn("\n\n")
+
+
 def games_text(games) -> str:
     from ddsolver.pbn import dumps_pbn
     return dumps_pbn(games)

@@ -7,6 +7,7 @@ the loopback address with every line logged and the PBN read back."""
 from __future__ import annotations
 
 import io
+import os
 import socket
 import sys
 import threading
@@ -480,6 +481,18 @@ def test_the_session_ends_when_the_seats_are_not_filled():
     assert [a[1] for a in actions if a[0] == "close"] == ["N", "E", "S"]
 
 
+def test_boards_from_pbn_refuses_an_empty_string_naming_no_file():
+    """"" was read as empty PBN text ("the PBN file holds no game", no file was named)."""
+    from ddsolver.errors import PBNError
+
+    for empty in ("", " "):
+        with pytest.raises(PBNError, match="^boards_from_pbn needs a PBN file's path or PBN "
+                                           "text, not an empty string$"):
+            boards_from_pbn(empty)
+    with pytest.raises(PBNError, match="^the PBN file holds no game$"):
+        boards_from_pbn("\n")
+
+
 def test_boards_from_a_pbn_file(tmp_path):
     path = tmp_path / "deals.pbn"
     path.write_text('[Board "7"]\n[Dealer "E"]\n[Vulnerable "All"]\n'
@@ -765,6 +778,45 @@ def test_the_table_manager_command_refuses_files_it_cannot_write(tmp_path):
     r = CliRunner().invoke(main, ["bluechip", "tm", "--port", "0", "--pbn", str(bad),
                                   "-o", str(tmp_path / "s.pbn")])
     assert r.exit_code == 2 and "'--pbn'" in r.output, (r.output, r.exception)
+
+
+def test_the_table_manager_command_refuses_empty_looping_or_dangling_paths(tmp_path):
+    """-o '' and --log '' were accepted (the session then served and written nowhere),
+    --pbn naming a loop of symbolic links said "does not exist", and a -o link into a
+    missing folder passed the check (the folder was not taken through the link): each is
+    refused before the table manager listens, naming the option and the real reason."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    os.symlink("loop", tmp_path / "loop")
+    dangling = tmp_path / "dangling.pbn"
+    dangling.symlink_to(tmp_path / "missing" / "s.pbn")
+    out = str(tmp_path / "s.pbn")
+    base = ["bluechip", "tm", "--port", "0", "--seat-timeout", "1"]
+    seeded = ["--boards", "1", "--seed", "1"]
+    for args, message in (
+            (seeded + ["-o", ""], "Invalid value for '-o' / '--out': an empty file name"),
+            (seeded + ["-o", out, "--log", ""],
+             "Invalid value for '--log': an empty file name"),
+            (["--pbn", str(tmp_path / "loop"), "-o", out],
+             f"Invalid value for '--pbn': cannot read {tmp_path / 'loop'}: Too many levels "
+             f"of symbolic links"),
+            (["--pbn", str(tmp_path / "none.pbn"), "-o", out],
+             f"Invalid value for '--pbn': cannot read {tmp_path / 'none.pbn'}: No such file "
+             f"or directory"),
+            (["--pbn", "", "-o", out], "Invalid value for '--pbn': an empty file name"),
+            (seeded + ["-o", str(dangling)],
+             f"Invalid value for '-o' / '--out': cannot write {dangling}: the folder "
+             f"{tmp_path / 'missing'} does not exist"),
+            (seeded + ["-o", str(tmp_path / "loop")],
+             f"Invalid value for '-o' / '--out': cannot write {tmp_path / 'loop'}: Too many "
+             f"levels of symbolic links")):
+        r = CliRunner().invoke(main, base + args)
+        assert r.exit_code == 2, (args, r.output, r.exception)
+        assert message in " ".join(r.output.split()), (args, r.output)
+        assert "listening" not in r.output and "board(s) finished" not in r.output, args
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.pbn", "loop"]
 
 
 def test_a_team_name_with_a_quote_is_refused():

@@ -434,6 +434,24 @@ def test_a_save_file_that_cannot_be_read_is_a_saved_game_error(tmp_path, monkeyp
                   new=False, screen=Driver([]).screen())
 
 
+def test_open_game_refuses_a_save_in_a_missing_folder_as_the_command_does(tmp_path):
+    """open_game(save=...) in a folder that does not exist returned a game whose first
+    save() created the folder, while ddsolver-play --save refuses it: the API refuses it
+    too, before anything is asked, with a SavedGameError (SavePathError) naming the file
+    and the folder; nothing is created."""
+    from ai.chicago import SavePathError
+
+    missing = tmp_path / "no such folder"
+    for daily in (False, True):
+        with pytest.raises(SavedGameError) as info:
+            open_game(daily=daily, level="medium", seed=1, save=str(missing / "g.json"),
+                      name="Ann", new=True, screen=Driver([]).screen())
+        assert isinstance(info.value, SavePathError)
+        assert str(info.value) == f"cannot write {missing / 'g.json'}: the folder " \
+                                  f"{missing} does not exist"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_unfinished_game_of_the_other_kind_is_not_replaced_silently(tmp_path):
     save = tmp_path / "game.json"
     DailyBoards("2026-12-05", settings={"name": "Ann", "practice": False,
@@ -496,6 +514,27 @@ def test_a_file_in_a_missing_folder_is_refused_at_the_start(tmp_path, option):
            f"{missing} does not exist" in " ".join(run.output.split()), run.output
     assert "Your call" not in run.output and "Traceback" not in run.output
     assert sorted(p.name for p in tmp_path.iterdir()) == []     # nothing created
+
+
+@pytest.mark.parametrize("option", ["--save", "--pbn", "--leaderboard"])
+def test_a_symlink_loop_is_refused_at_the_start(tmp_path, option):
+    """A --save, --pbn or --leaderboard naming a loop of symbolic links passed the check
+    (its folder exists): --save then stopped with "[Errno 40] ..." (exit 1), --pbn failed at
+    the end of the match, --leaderboard only when the boards of the day were recorded.  It
+    is refused at the start with the operating system's reason."""
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    os.symlink("loop", tmp_path / "loop")
+    run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
+        main, ["--new", "--seed", "1", "--level", "easy", "--threads", "1",
+               option, str(tmp_path / "loop")], input="p\n" * 20)
+    assert run.exit_code == 2, run.output
+    assert f"Invalid value for '{option}': cannot write {tmp_path / 'loop'}: Too many " \
+           f"levels of symbolic links" in " ".join(run.output.split()), run.output
+    assert "Your call" not in run.output and "Traceback" not in run.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop"]
 
 
 def test_a_file_under_a_file_is_refused_at_the_start(tmp_path):

@@ -343,6 +343,57 @@ def test_the_web_command_refuses_a_data_dir_it_cannot_create(tmp_path):
     assert r.exit_code == 2 and "'--data-dir'" in r.output, (r.output, r.exception)
 
 
+def test_the_web_command_refuses_unusable_paths_before_it_serves(tmp_path, monkeypatch):
+    """--leaderboard '' (an in-memory database: nothing recorded), --leaderboard naming a
+    loop of symbolic links (a mere warning), --data-dir '' (matches/ created in the working
+    folder) and a --data-dir that is not writable all started the server: each is refused
+    first, exit status 2, naming the option and the reason."""
+    from click.testing import CliRunner
+
+    import ai.web.app
+    import ddsolver._io
+    from ai.cli import main
+
+    served = []
+    monkeypatch.setattr(ai.web.app, "serve", lambda *a, **kw: served.append(kw))
+    monkeypatch.chdir(tmp_path)
+    os.symlink("loop", tmp_path / "loop")
+    (tmp_path / "a file").write_text("")
+    (tmp_path / "locked").mkdir()
+    real_access = os.access
+    # the tests may run as root (who may write anywhere): a folder refused by os.access
+    monkeypatch.setattr(ddsolver._io.os, "access", lambda p, mode: False if str(p).endswith(
+        "locked") and mode == os.W_OK else real_access(p, mode))
+    data = ["--data-dir", str(tmp_path / "d")]
+    for args, message in (
+            (data + ["--leaderboard", ""], "Invalid value for '--leaderboard': an empty file "
+                                           "name"),
+            (data + ["--leaderboard", str(tmp_path / "loop")],
+             f"Invalid value for '--leaderboard': cannot write {tmp_path / 'loop'}: Too many "
+             f"levels of symbolic links"),
+            (data + ["--leaderboard", str(tmp_path / "no" / "lb.sqlite3")],
+             f"Invalid value for '--leaderboard': cannot write {tmp_path / 'no'}/lb.sqlite3: "
+             f"the folder {tmp_path / 'no'} does not exist"),
+            (["--data-dir", ""], "Invalid value for '--data-dir': an empty folder name"),
+            (["--data-dir", str(tmp_path / "loop")],
+             f"Invalid value for '--data-dir': cannot use the folder {tmp_path / 'loop'}: "
+             f"Too many levels of symbolic links"),
+            (["--data-dir", str(tmp_path / "a file")],
+             f"Invalid value for '--data-dir': Directory '{tmp_path / 'a file'}' is a file"),
+            (["--data-dir", str(tmp_path / "locked")],
+             f"Invalid value for '--data-dir': cannot write in the folder "
+             f"{tmp_path / 'locked'}: it is not writable"),
+            (["--data-dir", str(tmp_path / "locked" / "d")],
+             f"Invalid value for '--data-dir': cannot create the folder "
+             f"{tmp_path / 'locked' / 'd'}: {tmp_path / 'locked'} is not writable")):
+        r = CliRunner().invoke(main, ["web", "--port", "0", *args])
+        assert r.exit_code == 2, (args, r.output, r.exception)
+        assert message in " ".join(r.output.split()), (args, r.output)
+        assert not served and "Serving" not in r.output, args
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a file", "locked", "loop"]
+    assert list((tmp_path / "locked").iterdir()) == []
+
+
 def test_the_web_command_warns_of_an_unusable_leaderboard_at_start(tmp_path, monkeypatch):
     from click.testing import CliRunner
 

@@ -116,11 +116,20 @@ def boards_from_pbn(source) -> List[BoardSpec]:
     """The boards of a PBN file (:func:`ddsolver.read_pbn`): each game's deal, board
     number (else its position), dealer and vulnerability (else those of the board number).
 
-    :raises PBNError: for an unreadable file or a game without a complete deal.
+    ``source`` is what :func:`ddsolver.read_pbn` reads: a path, a file object, bytes, or
+    PBN text (a ``str`` holding a line break or a ``[``).  An empty (or blank) ``str`` with
+    no line break names no file and holds no game: it is refused.
+
+    :raises PBNError: for an empty ``source`` string, an unreadable file or a game without
+        a complete deal (a :class:`ValueError`).
     :raises OSError: when the file cannot be read.
     """
     from ddsolver.errors import PBNError
     from ddsolver.pbn import read_pbn
+
+    if isinstance(source, str) and not source.strip() and "\n" not in source:
+        raise PBNError("boards_from_pbn needs a PBN file's path or PBN text, not an empty "
+                       "string")
 
     out = []
     for i, game in enumerate(read_pbn(source), 1):

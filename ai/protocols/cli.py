@@ -6,7 +6,6 @@ table-manager protocol).  Heavy imports (FastAPI, the players) happen inside the
 from __future__ import annotations
 
 import logging
-import os
 import sys
 
 import click
@@ -134,8 +133,8 @@ def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeou
 @click.option("--seed", type=int, default=None, help="The seed of the deals.")
 @click.option("--first", type=click.IntRange(1, 100000), default=1, show_default=True,
               help="The number of the first board dealt from --seed.")
-@click.option("--pbn", "pbn_in", type=click.Path(exists=True, dir_okay=False),
-              default=None, help="Play the deals of this PBN file instead.")
+@click.option("--pbn", "pbn_in", type=click.Path(dir_okay=False), default=None,
+              help="Play the deals of this PBN file instead.")
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False),
               help="Where to write the session as PBN (after each board).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
@@ -168,14 +167,13 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
         boards_from_pbn,
         boards_from_seed,
     )
+    from ddsolver.cli import check_path
     from ddsolver.errors import BridgeError
 
     _logging(verbose)
-    for path, hint in ((out, "'-o' / '--out'"), (log_path, "'--log'")):
-        folder = os.path.dirname(os.path.abspath(path)) if path else None
-        if folder is not None and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
-            raise click.BadParameter(f"cannot write {path}: the folder {folder} does not "
-                                     f"exist or is not writable", param_hint=hint)
+    check_path(pbn_in, "'--pbn'", "input")
+    check_path(out, "'-o' / '--out'")
+    check_path(log_path, "'--log'")
     for team, hint in ((ns_team, "--ns-team"), (ew_team, "--ew-team")):
         if team is not None:
             try:
@@ -188,7 +186,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
         raise click.UsageError("--boards and --seed go together")
     try:
         boards = boards_from_pbn(pbn_in) if pbn_in else boards_from_seed(seed, count, first)
-    except (BridgeError, OSError) as exc:
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {pbn_in}: {exc.strerror or exc}",
+                                 param_hint="'--pbn'") from None
+    except BridgeError as exc:
         raise click.BadParameter(str(exc), param_hint="'--pbn'" if pbn_in else
                                  "'--boards' / '--seed'") from None
     manager = TableManager(boards, ns_team=ns_team, ew_team=ew_team, scoring=scoring,

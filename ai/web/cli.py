@@ -21,8 +21,8 @@ FAST = {"samples": 2, "lead_samples": 2, "min_samples": 1, "time_budget": 0.05,
                    "purpose).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
 @click.option("--data-dir", type=click.Path(file_okay=False),
-              help="Where matches in progress are saved (default: web/ in the user's data "
-                   "directory).")
+              help="Where matches in progress are saved, created when missing (default: "
+                   "web/ in the user's data directory).")
 @click.option("--leaderboard", type=click.Path(dir_okay=False),
               help="The leaderboard file (default: the terminal game's, in the user's data "
                    "directory).")
@@ -48,6 +48,12 @@ def web_command(host, port, data_dir, leaderboard, ttl, threads, fast, deal_seed
         raise click.ClickException(f"the page needs FastAPI and uvicorn: pip install "
                                    f"'ddsolver[server]' ({exc})")
     from ai.daily import default_data_dir
+    from ddsolver.cli import check_path
+
+    # refused before the server starts: '', a loop of symbolic links, a folder that is a
+    # file or is not writable, a leaderboard in a folder that does not exist...
+    check_path(data_dir, "'--data-dir'", "folder")
+    check_path(leaderboard, "'--leaderboard'")
     settings = dict(FAST) if fast else {}
     if threads is not None:
         settings["threads"] = threads
