@@ -743,6 +743,45 @@ def test_error_without_board_number_names_the_game():
         parse_pbn('[Board "1"]\n\n[Dealer "Z"]\n')
 
 
+LINES_TEXT = ('% PBN 2.1\n\n[Event "x"]\n[Board "1"]\n[Auction "N"]\n1C Pass\n'
+              '% an escape line\n{ a comment\nover lines }\n1NT AP\n\n'
+              '[Board "2"]\n[Deal "x"]\n\n  [Board "3"] [Dealer "E"]\n\n'
+              '[Board "4"]\n[Dealer "N"\n')
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_numbers_of_games_tags_sections_and_errors(newline):
+    games = parse_pbn(LINES_TEXT.replace("\n", newline), errors="keep")
+    assert [g.line for g in games] == [3, 12, 15, 17]
+    assert [[(t.name, t.line) for t in g.tag_list] for g in games[:3]] == [
+        [("Event", 3), ("Board", 4), ("Auction", 5)], [("Board", 12), ("Deal", 13)],
+        [("Board", 15), ("Dealer", 15)]]
+    auction = games[0].tag("Auction")
+    assert auction.section == ["1C Pass", "{ a comment", "over lines }", "1NT AP"]
+    assert auction.section_lines == [6, 8, 9, 10]     # the escape line 7 left out
+    assert games[1].error.startswith("line 13, board 2: bad deal 'x'")
+    assert games[3].error.startswith("line 18, board 4: unterminated tag [Dealer")
+    assert games[3].raw_text == '[Board "4"]\n[Dealer "N"'
+
+
+@pytest.mark.parametrize("path", REAL_FILES)
+def test_line_numbers_point_at_the_tags_and_section_lines_of_real_files(path):
+    lines = path.read_text().replace("\r\n", "\n").split("\n")
+    games = read_pbn(path)
+    checked = 0
+    for g in games:
+        assert "[" in lines[g.line - 1]
+        for t in g.tag_list:
+            if t.line is None:   # inherited with ##, not in this game's text
+                continue
+            assert "[" in lines[t.line - 1]
+            assert t.name in lines[t.line - 1] + lines[t.line]
+            for text, number in zip(t.section, t.section_lines or []):
+                assert text.strip() in lines[number - 1]
+                checked += 1
+    assert checked > 0
+
+
 # --------------------------------------------------------------------------------------
 # Writing files
 # --------------------------------------------------------------------------------------

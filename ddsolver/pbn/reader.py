@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-from bisect import bisect_right
 from typing import IO, Union
 
 from .._io import read_source
@@ -62,7 +61,10 @@ class _Reader:
         self.keep = keep                 # keep a game that cannot be read, with its error
         self.text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.source = source
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        # (position, its line number): where line_of last counted to.  Line numbers are
+        # counted on demand from there (reading asks for them in file order), rather than
+        # from a table of every line's start, which costs a Python int a line up front.
+        self._line_mark = (0, 1)
         self.escape_lines: set = set()
         self.games: list[PBNGame] = []
         self.sticky: dict[str, str] = {}
@@ -70,7 +72,14 @@ class _Reader:
         self.pending: list[str] = []     # warnings for the next game finished
 
     def line_of(self, pos: int) -> int:
-        return bisect_right(self.line_starts, pos)
+        """The number (from 1) of the line that holds ``text[pos]``."""
+        mark, line = self._line_mark
+        if pos >= mark:
+            line += self.text.count("\n", mark, pos)
+        else:
+            line -= self.text.count("\n", pos, mark)
+        self._line_mark = (pos, line)
+        return line
 
     def where(self, pos: int, game_start: int) -> str:
         parts = []
@@ -295,17 +304,15 @@ class _Reader:
         return _RawTag(name, value, self.line_of(start), pos + 1), pos + 1
 
     def section_of(self, raw: _RawTag) -> tuple[list[str], list[int]]:
-        text = self.text
+        end = raw.end
+        if end > raw.start and self.text[end - 1] == "\n":
+            end -= 1    # the section ends with its last line's end: no line after it
         first = self.line_of(raw.start)
-        last = self.line_of(max(raw.start, raw.end - 1)) if raw.end > raw.start else first
         lines: list[str] = []
         numbers: list[int] = []
-        for ln in range(first, last + 1):
+        for ln, seg in enumerate(self.text[raw.start:end].split("\n"), first):
             if ln in self.escape_lines:
                 continue
-            lstart = self.line_starts[ln - 1]
-            lend = self.line_starts[ln] - 1 if ln < len(self.line_starts) else len(text)
-            seg = text[max(lstart, raw.start):min(lend, raw.end)]
             lines.append(seg.rstrip())
             numbers.append(ln)
         if lines and not lines[0].strip():
