@@ -997,6 +997,46 @@ def test_keep_mode_is_asked_for_by_name():
     assert games[0].error is not None
 
 
+def _kept_text(text: str) -> str:
+    """What keep mode keeps of a game that is all of ``text``, computed line by line: the
+    lines without the version lines, each rstrip()-ed, without empty lines first and last."""
+    lines = [ln.rstrip() for ln in text.split("\n")
+             if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", ln)]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def test_keep_mode_text_of_an_unreadable_game_drops_version_lines_and_end_spaces():
+    text = ("% PBN 2.1\n%EXPORT  \n  garbage \t\n\x85\n%  PBN 2 (an old header)\n"
+            "% kept \u2028\n;  a comment  \n\xa0\n%EXPORT x\n\x0c")
+    games = parse_pbn(text, errors="keep")
+    assert len(games) == 1 and "line 3, game 1: text 'garbage' outside any tag" in (
+        games[0].error)
+    assert games[0].raw_text == "  garbage\n\n% kept\n;  a comment\n\n%EXPORT x"
+    assert games[0].raw_text == _kept_text(text)
+    assert games[0].line == 1     # where its text starts: the version line
+
+
+_JUNK = st.lists(st.sampled_from(
+    ["x", " ", "\t", "\x0b", "\x0c", "\x85", "\u2028", "\xa0", "%", "PBN", "EXPORT", "2",
+     "\u0663", ";", "{", "}", "]", '"', "Board", "\n"]), max_size=40).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(before=_JUNK, after=_JUNK)
+def test_keep_mode_text_of_an_unreadable_game_is_its_lines_cleaned(before, after):
+    # one unreadable game (no '[' and no empty line in it): its text is kept as the
+    # line-by-line rule says, and its line is that of its first character that is not space
+    text = re.sub(r"(?m)^[ \t\v\f]*$", "\x85", before + "\nz\n" + after)
+    games = parse_pbn(text, errors="keep")
+    assert len(games) == 1 and games[0].error is not None
+    assert games[0].raw_text == _kept_text(text)
+    assert games[0].line == 1 + text[:len(text) - len(text.lstrip())].count("\n")
+
+
 # ---------------------------------------------------------------------------------------
 # writing through symbolic links, into devices
 # ---------------------------------------------------------------------------------------

@@ -36,6 +36,20 @@ _NO_INHERIT = frozenset(
 
 _BOARD_HINT_RE = re.compile(r'\[\s*Board\s*"([^"\n]*)"')
 
+#: The ``% PBN 2.1`` and ``% EXPORT`` lines, which the writer writes itself: not kept.
+_VERSION_LINE_RE = re.compile(r"%\s*(PBN\s+\d|EXPORT\s*$)")
+#: The same lines, with their line end, in a text of several lines (``[^\S\n]`` is ``\s``
+#: within one line).
+_VERSION_LINES_RE = re.compile(
+    r"^%[^\S\n]*(?:PBN[^\S\n]+\d|EXPORT[^\S\n]*$)[^\n]*(?:\n|\Z)", re.MULTILINE)
+#: White space at the end of a line (what ``str.rstrip()`` takes off each line); tried only
+#: where a run of white space starts, and without backtracking, so that a long run that
+#: does not end its line costs its length once, not its square.
+_LINE_END_SPACE_RE = re.compile(r"(?<![^\S\n])[^\S\n]++$", re.MULTILINE)
+#: An empty line (or only white space) and the line end before it: the end of a game.
+_GAME_END_RE = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)")
+_LEADING_SPACE_RE = re.compile(r"\s*")
+
 #: What the reader and the writer take: a path, or a file object (text or binary).
 PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
@@ -117,7 +131,7 @@ class _Reader:
         with its error, up to the next empty line (PBN 2.1, section 3: games are separated
         by an empty line); returns where reading goes on."""
         text = self.text
-        m = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)").search(text, max(start, pos - 1))
+        m = _GAME_END_RE.search(text, max(start, pos - 1))
         end = m.start() + 1 if m else len(text)
         self.keep_unread(start, end, exc)
         return end
@@ -126,26 +140,26 @@ class _Reader:
                     game: PBNGame | None = None) -> None:
         """Add the game of ``text[start:end]`` that could not be read, with its error and
         its text (written back as read)."""
+        # Worked on the game's text as a whole, not line by line: an unreadable "game" may
+        # be a whole file of garbage (millions of lines).  The same as: its lines without
+        # the version lines, each rstrip()-ed, without empty lines first and last.
         chunk = self.text[start:end]
-        lines = [ln.rstrip() for ln in chunk.split("\n")
-                 if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", ln)]
-        while lines and not lines[0]:
-            lines.pop(0)
-        while lines and not lines[-1]:
-            lines.pop()
+        if "%" in chunk:
+            chunk = _VERSION_LINES_RE.sub("", chunk)
+        chunk = _LINE_END_SPACE_RE.sub("", chunk).strip("\n")
         if game is None:
             game = PBNGame()
-            m = _BOARD_HINT_RE.search(chunk)
+            m = _BOARD_HINT_RE.search(self.text, start, end)
             if m and m.group(1).strip() not in ("", "?", "#"):
                 game.tag_list.append(Tag("Board", m.group(1).strip()))
             game.index = len(self.games) + 1
-            game.line = self.line_of(start + len(chunk) - len(chunk.lstrip()))
+            game.line = self.line_of(_LEADING_SPACE_RE.match(self.text, start, end).end())
             game.source = self.source
             for message in self.pending:
                 game._warn(message)
             self.pending = []
         game.error = str(exc)
-        game.raw_text = "\n".join(lines)
+        game.raw_text = chunk
         self.games.append(game)
 
     def scan(self, pos: int) -> None:
@@ -165,7 +179,7 @@ class _Reader:
                 line = text[pos:eol]
                 if line.startswith("%"):
                     self.escape_lines.add(self.line_of(pos))
-                    if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", line):
+                    if not _VERSION_LINE_RE.match(line):
                         escapes.append(line.rstrip())
                     pos = eol + 1
                     continue
