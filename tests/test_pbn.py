@@ -1020,6 +1020,37 @@ def test_keep_mode_text_of_an_unreadable_game_drops_version_lines_and_end_spaces
     assert games[0].line == 1     # where its text starts: the version line
 
 
+_NO_TAG = st.lists(st.sampled_from(
+    ["x", " ", "\t", "\x0b", "\x0c", "\x85", "\n", "\r", "\r\n", "%", "% PBN 2.1", ";", "{",
+     "}", "]", '"', "Board"]), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_NO_TAG)
+def test_a_text_without_a_tag_gives_its_first_error_or_no_games(text):
+    # without '[' there is no game; raising mode skips what comes before the first error
+    # in one go: the same error (line, message) as keep mode's first unreadable game
+    kept = parse_pbn(text, errors="keep")
+    if not kept:
+        assert parse_pbn(text) == []
+        return
+    with pytest.raises(PBNError) as info:
+        parse_pbn(text)
+    assert str(info.value) == kept[0].error
+
+
+@pytest.mark.parametrize("text, message", [
+    ("% PBN 2.1\n;c\n{ a\nb }  \n\n  %x\n", "line 6, game 1: text '%x' outside any tag"),
+    ("%a\n\t%b\n", "line 2, game 1: text '%b' outside any tag"),
+    ("{ c } ] x\n", "line 1, game 1: ']' without a tag opened by '['"),
+    (";a\r\n{ b } { open\n", "line 2, game 1: unterminated comment '{' (no '}')"),
+    ("%x\n" * 1000 + ";y\n" * 1000 + "\n" * 1000 + "z", "line 3001, game 1: text 'z'"),
+])
+def test_a_text_without_a_tag_stops_at_its_first_error(text, message):
+    with pytest.raises(PBNError, match="^" + re.escape(message)):
+        parse_pbn(text)
+    assert parse_pbn("%x\n" * 1000 + ";y\n{ z }\n\n") == []
+
 _JUNK = st.lists(st.sampled_from(
     ["x", " ", "\t", "\x0b", "\x0c", "\x85", "\u2028", "\xa0", "%", "PBN", "EXPORT", "2",
      "\u0663", ";", "{", "}", "]", '"', "Board", "\n"]), max_size=40).map("".join)

@@ -49,6 +49,9 @@ _LINE_END_SPACE_RE = re.compile(r"(?<![^\S\n])[^\S\n]++$", re.MULTILINE)
 #: An empty line (or only white space) and the line end before it: the end of a game.
 _GAME_END_RE = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)")
 _LEADING_SPACE_RE = re.compile(r"\s*")
+#: What may stand outside a tag: white space, ``;`` and ``{}`` comments, escape lines.
+_OUTSIDE_TAGS_RE = re.compile(r"(?:[ \t\v\f\n]++|;[^\n]*+|\{[^}]*+\}|^%[^\n]*+)*+",
+                              re.MULTILINE)
 
 #: What the reader and the writer take: a path, or a file object (text or binary).
 PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
@@ -75,6 +78,10 @@ class _Reader:
         self.keep = keep                 # keep a game that cannot be read, with its error
         self.text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.source = source
+        # A text without '[' has no tag, hence no game: reading it can only end with its
+        # first error or with no games.  Unless unreadable games are kept (with what
+        # follows them), what comes before the first error is skipped in one go.
+        self.skip_to_error = not keep and "[" not in self.text
         # (position, its line number): where line_of last counted to.  Line numbers are
         # counted on demand from there (reading asks for them in file order), rather than
         # from a table of every line's start, which costs a Python int a line up front.
@@ -171,6 +178,10 @@ class _Reader:
         escapes: list[str] = []
         game_start = pos
         at_line_start = True
+        if self.skip_to_error:
+            # nothing skipped here is kept: there is no game to keep it with
+            pos = _OUTSIDE_TAGS_RE.match(text, pos).end()
+            at_line_start = False   # not '%' at a line start, nor an empty line: skipped
         while pos < n:
             if at_line_start:
                 eol = text.find("\n", pos)
