@@ -283,7 +283,8 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
         files), else LF.
     :raises LINError: for a malformed LIN file, or a LIN input without boards.
     :raises PBNError: for a PBN input without boards, or of which no board can be read
-        (the message is the first board's error).
+        (the message is the first board's error; for an input without a single tag, one
+        that asks whether it is a PBN file at all).
     :raises InputTooLargeError: if the input is larger than ``max_bytes`` (the message
         names it and the cap); nothing more is read then.
     :raises OSError: if the file cannot be read.
@@ -317,6 +318,14 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
     kind = format if format != "auto" else detect_format(name, text)
     if kind == "lin":
         games = parse_lin(text, source=name)
+    elif "[" not in text:
+        # Not one tag: no game can be read.  Read to the first error, if any, rather than
+        # keep the whole input as an unreadable game to be thrown away below.
+        try:
+            games = parse_pbn(text, source=name)
+        except PBNError as exc:
+            raise PBNError(f"{exc}; there is no tag ('[') in the input: is it a PBN "
+                           f"file?") from None
     else:
         games = parse_pbn(text, source=name, errors="keep")
     if not games:
