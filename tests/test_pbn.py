@@ -420,6 +420,51 @@ def test_tag_value_escaping_round_trips(value):
         assert '[Event "Result\\2R"]' in text  # a backslash that escapes nothing is kept
 
 
+
+def _unescaped(inside: str) -> str | None:
+    """The value of a tag written ``"`` + ``inside`` + ``"``, read a character at a time:
+    ``\"`` a quote, ``\\`` a backslash, another backslash itself; ``None`` when the value
+    does not end at that last quote."""
+    text = inside + '"'
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and text[i + 1:i + 2] in ('"', "\\"):
+            out.append(text[i + 1])
+            i += 2
+        elif text[i] == '"':
+            return "".join(out) if i == len(text) - 1 else None
+        else:
+            out.append(text[i])
+            i += 1
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(inside=st.lists(st.sampled_from(["a", "\\", '"', " ", "\t", "]", "[", "X"]),
+                       max_size=12).map("".join))
+def test_tag_values_with_backslashes_and_quotes(inside):
+    # a tag on one line, and the same tag with line breaks in it (read the long way),
+    # give the same value, that of reading its characters one at a time, or both an error
+    results = []
+    for tag in (f'[Event "{inside}"]', f'[\n  Event\n"{inside}"\n]'):
+        try:
+            results.append(parse_pbn(f'[Board "1"]\n{tag}\n')[0].get("Event"))
+        except PBNError:
+            results.append(None)
+    value = _unescaped(inside)
+    if value is not None:
+        assert results == [value, value]
+    else:
+        assert results[0] == results[1]
+
+
+def test_an_unterminated_tag_value_full_of_escapes_is_an_error():
+    with pytest.raises(PBNError, match=r"line 2, board 1: unterminated string in tag "
+                                       r"\[Event"):
+        parse_pbn('[Board "1"]\n[Event "' + '\\"' * 5000 + '\\\n')
+    assert parse_pbn('[Board "1"]\n[Event "' + '\\"' * 5000 + '"]\n')[0].get(
+        "Event") == '"' * 5000
+
 def test_new_game_with_auction_and_play_round_trips():
     deal = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 "
                          "K82.Q93.KJ5.Q854")

@@ -49,6 +49,13 @@ _LINE_END_SPACE_RE = re.compile(r"(?<![^\S\n])[^\S\n]++$", re.MULTILINE)
 #: An empty line (or only white space) and the line end before it: the end of a game.
 _GAME_END_RE = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)")
 _LEADING_SPACE_RE = re.compile(r"\s*")
+#: A quoted string that ends on its line: ``\"`` in it is a quote and ``\\`` a backslash;
+#: another backslash stands for itself.  Possessive: never read another way on failure.
+_STRING_RE = re.compile(r'"((?:[^"\\\n]++|\\["\\]?+)*+)"')
+_ESCAPE_RE = re.compile(r'\\(["\\])')
+#: A whole tag on one line, the usual case (one with a line break in it goes the long way).
+_TAG_RE = re.compile(r"\[[ \t\v\f]*+((?>" + NAME_RE.pattern + r"))[ \t\v\f]*+"
+                     + _STRING_RE.pattern + r"[ \t\v\f]*+\]")
 #: What may stand outside a tag: white space, ``;`` and ``{}`` comments, escape lines.
 _OUTSIDE_TAGS_RE = re.compile(r"(?:[ \t\v\f\n]++|;[^\n]*+|\{[^}]*+\}|^%[^\n]*+)*+",
                               re.MULTILINE)
@@ -278,22 +285,10 @@ class _Reader:
             preamble.append(comment)
 
     def read_string(self, pos: int, game_start: int, what: str) -> tuple[str, int]:
-        text = self.text
-        out = []
-        i = pos + 1
-        n = len(text)
-        while i < n:
-            ch = text[i]
-            if ch == "\\" and i + 1 < n and text[i + 1] in '"\\':
-                out.append(text[i + 1])
-                i += 2
-            elif ch == '"':
-                return "".join(out), i + 1
-            elif ch == "\n":
-                break
-            else:
-                out.append(ch)
-                i += 1
+        m = _STRING_RE.match(self.text, pos)
+        if m is not None:
+            value = m.group(1)
+            return (_ESCAPE_RE.sub(r"\1", value) if "\\" in value else value), m.end()
         raise self.error(pos, game_start, f"unterminated string in {what} (no closing '\"' "
                                           f"on the line)")
 
@@ -311,6 +306,12 @@ class _Reader:
 
     def read_tag(self, start: int, game_start: int) -> tuple[_RawTag, int]:
         text = self.text
+        m = _TAG_RE.match(text, start)
+        if m is not None:
+            value = m.group(2)
+            if "\\" in value:
+                value = _ESCAPE_RE.sub(r"\1", value)
+            return _RawTag(m.group(1), value, self.line_of(start), m.end()), m.end()
         pos = self.skip_ws(start + 1, start, game_start, "")
         m = NAME_RE.match(text, pos)
         if m is None:
