@@ -556,6 +556,26 @@ def test_game_fields_of_a_complete_board():
     assert [pc.seat for pc in g.play_sequence] == [E, S, W, N]
 
 
+
+def test_the_deal_is_parsed_once_while_its_tag_stays_the_same():
+    g = parse_pbn(BOARD)[0]
+    deal = g.deal
+    assert g.deal is deal and deal == Deal.from_pbn(g.get("Deal"))
+    other = random_deal(random.Random(5))
+    g.set_deal(other)
+    assert g.deal == other and g.deal is g.deal
+    g.tag("Deal").value = deal.to_pbn()          # the tag's text changed behind its back
+    assert g.deal == deal
+    g.tag("Deal").value = "N:AKQ"                # a bad deal is an error every time
+    for _ in range(2):
+        with pytest.raises(PBNError, match="bad deal 'N:AKQ'"):
+            g.deal
+    g.remove_tag("Deal")
+    assert g.deal is None
+    copied = parse_pbn(BOARD)[0]
+    copied.deal
+    assert copied.copy().deal == copied.deal and copied.copy() == copied
+
 def test_import_format_freedoms():
     text = """% PBN 2.1
 % a private escape line
