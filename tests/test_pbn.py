@@ -576,6 +576,12 @@ def test_the_deal_is_parsed_once_while_its_tag_stays_the_same():
     copied.deal
     assert copied.copy().deal == copied.deal and copied.copy() == copied
 
+
+def test_tag_names_read_are_shared_between_games():
+    games = parse_pbn(BOARD + "\n" + BOARD.replace('[Board "7"]', '[\nBoard "8"]'))
+    assert [t.name for t in games[0].tag_list] == [t.name for t in games[1].tag_list]
+    assert all(a.name is b.name for a, b in zip(games[0].tag_list, games[1].tag_list))
+
 def test_import_format_freedoms():
     text = """% PBN 2.1
 % a private escape line

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from typing import IO, Union
 
 from .._io import read_source
@@ -311,13 +312,14 @@ class _Reader:
             value = m.group(2)
             if "\\" in value:
                 value = _ESCAPE_RE.sub(r"\1", value)
-            return _RawTag(m.group(1), value, self.line_of(start), m.end()), m.end()
+            return (_RawTag(sys.intern(m.group(1)), value, self.line_of(start), m.end()),
+                    m.end())
         pos = self.skip_ws(start + 1, start, game_start, "")
         m = NAME_RE.match(text, pos)
         if m is None:
             snippet = text[start:text.find("\n", start) if "\n" in text[start:] else None]
             raise self.error(start, game_start, f"bad tag {snippet.strip()[:40]!r}: no tag name")
-        name = m.group(0)
+        name = sys.intern(m.group(0))   # a few names, each in thousands of games
         pos = self.skip_ws(m.end(), start, game_start, name)
         if pos >= len(text) or text[pos] != '"':
             raise self.error(start, game_start,
@@ -363,11 +365,11 @@ class _Reader:
         self.pending = []
         seen: set = set()
         for raw in raws:
-            tag = Tag(raw.name, raw.value, line=raw.line)
             if raw.has_data:
+                tag = Tag(raw.name, raw.value, line=raw.line)
                 tag.section, tag.section_lines = self.section_of(raw)
             else:
-                tag.comments = list(raw.comments)
+                tag = Tag(raw.name, raw.value, comments=raw.comments, line=raw.line)
             if raw.name != "Note" and raw.name in seen:
                 game._warn(f"line {raw.line}: repeated tag {raw.name} ignored (PBN 2.1, "
                            f"section 3.4)")
