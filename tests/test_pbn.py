@@ -809,6 +809,16 @@ def test_error_in_a_later_board_names_that_board_and_the_file(tmp_path):
     assert f"line {good.count(chr(10)) + 1 + 3}," in message
 
 
+def test_a_tag_without_a_name_is_quoted_to_its_line_end():
+    with pytest.raises(PBNError, match=r"^line 2, board 1: bad tag '\[ \"v\"\] after': no tag "
+                                       r"name$"):
+        parse_pbn('[Board "1"]\n[ "v"] after \n[Dealer "N"]\n')
+    with pytest.raises(PBNError, match=r"^line 2, board 1: bad tag '\[\]': no tag name$"):
+        parse_pbn('[Board "1"]\n[]')
+    games = parse_pbn("[]\n\n" * 3000, errors="keep")
+    assert [g.error for g in games] == [f"line {2 * i + 1}, game {i + 1}: bad tag '[]': no "
+                                        f"tag name" for i in range(3000)]
+
 def test_error_without_board_number_names_the_game():
     with pytest.raises(PBNError, match=r"line 3, game 2 .*unknown seat"):
         parse_pbn('[Board "1"]\n\n[Dealer "Z"]\n')

@@ -317,7 +317,8 @@ class _Reader:
         pos = self.skip_ws(start + 1, start, game_start, "")
         m = NAME_RE.match(text, pos)
         if m is None:
-            snippet = text[start:text.find("\n", start) if "\n" in text[start:] else None]
+            eol = text.find("\n", start)   # (not a copy of the rest of the text per error)
+            snippet = text[start:eol if eol >= 0 else None]
             raise self.error(start, game_start, f"bad tag {snippet.strip()[:40]!r}: no tag name")
         name = sys.intern(m.group(0))   # a few names, each in thousands of games
         pos = self.skip_ws(m.end(), start, game_start, name)
