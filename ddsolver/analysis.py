@@ -244,6 +244,11 @@ def _label(game: PBNGame) -> str:
     return f"game {game.index}"
 
 
+#: How every PBN tag starts (white space, line breaks included, is allowed around the name):
+#: an input in which this is nowhere found holds no tag, hence no game.
+_TAG_START_RE = re.compile(r'\[[ \t\v\f\r\n]*+[A-Za-z0-9_]++[ \t\v\f\r\n]*+"')
+
+
 def detect_format(name: str | None, text: str) -> str:
     """``"lin"`` or ``"pbn"``: by the file name's extension, else by the content (a PBN file
     starts with ``[``, ``%``, ``{`` or ``;``; a LIN file with a ``key|`` item)."""
@@ -283,7 +288,8 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
         files), else LF.
     :raises LINError: for a malformed LIN file, or a LIN input without boards.
     :raises PBNError: for a PBN input without boards, or of which no board can be read
-        (the message is the first board's error).
+        (the message is the first board's error; for an input in which not even the start
+        of a tag is found, one that asks whether it is a PBN file at all).
     :raises InputTooLargeError: if the input is larger than ``max_bytes`` (the message
         names it and the cap); nothing more is read then.
     :raises OSError: if the file cannot be read.
@@ -317,6 +323,15 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
     kind = format if format != "auto" else detect_format(name, text)
     if kind == "lin":
         games = parse_lin(text, source=name)
+    elif _TAG_START_RE.search(text) is None:
+        # Not one tag: no game can be read.  Read to the first error, if any, rather than
+        # keep every stretch of the input between empty lines as an unreadable game, to be
+        # thrown away below ('yes x' or '[x' lines would make millions of them).
+        try:
+            games = parse_pbn(text, source=name)
+        except PBNError as exc:
+            raise PBNError(f"{exc}; there is no tag ('[Name \"value\"]') in the input: is "
+                           f"it a PBN file?") from None
     else:
         games = parse_pbn(text, source=name, errors="keep")
     if not games:

@@ -187,6 +187,34 @@ class EndlessInput(io.RawIOBase):
         return data
 
 
+def test_an_input_without_a_tag_is_refused_at_its_first_error_as_not_pbn():
+    # not one tag: refused at the first line that is not a comment, without keeping each
+    # stretch between empty lines as an unreadable game first; the message asks whether
+    # the input is PBN at all
+    suffix = "; there is no tag ('[Name \"value\"]') in the input: is it a PBN file?"
+    garbage = b"% a comment\n; another\n\n  x  y\n" + b"x\n\nx\n" * 1000
+    with pytest.raises(PBNError) as info:
+        read_games(garbage, name="g.pbn")
+    assert str(info.value) == ("g.pbn, line 4, game 1: text 'x  y' outside any tag "
+                               "(expected '[')" + suffix)
+    with pytest.raises(PBNError) as info:
+        read_games(b"{ [ not a tag ] }\r\n\r\n" + b"[x\r\n\r\n" * 1000, format="pbn")
+    assert str(info.value) == "line 3, game 1: unterminated tag [x" + suffix
+    with pytest.raises(PBNError, match=r"^line 2, game 1: unterminated comment '\{' \(no "
+                                       r"'\}'\); there is no tag"):
+        read_games(b"%\n{ open\n\nx\n", format="pbn")
+    with pytest.raises(PBNError, match=r"^g.pbn: no boards found \(is it a PBN file\?\)$"):
+        read_games(b"% only\n{ comments }\n; here [\n", name="g.pbn")
+    # with a tag somewhere, even one across lines, unreadable games are kept as before
+    games, _, _ = read_games(b"x\n\n" + (DATA / "club_hand_record_36.pbn").read_bytes())
+    assert len(games) == 37 and games[0].error.startswith("line 1, game 1: text 'x'")
+    assert games[0].raw_text == "x" and all(g.error is None for g in games[1:])
+    games, _, _ = read_games(b"[x\n\n[\r\n  Board\r\n\"3\"]\n\n[y\n", name="f.pbn")
+    assert [(g.board, g.error) for g in games] == [
+        (None, "f.pbn, line 1, game 1: unterminated tag [x"), (3, None),
+        (None, "f.pbn, line 7, game 3: unterminated tag [y")]
+
+
 def test_an_endless_input_is_refused_after_the_cap_and_read_in_chunks():
     endless = EndlessInput()
     with pytest.raises(InputTooLargeError,

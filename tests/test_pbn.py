@@ -420,6 +420,51 @@ def test_tag_value_escaping_round_trips(value):
         assert '[Event "Result\\2R"]' in text  # a backslash that escapes nothing is kept
 
 
+
+def _unescaped(inside: str) -> str | None:
+    """The value of a tag written ``"`` + ``inside`` + ``"``, read a character at a time:
+    ``\"`` a quote, ``\\`` a backslash, another backslash itself; ``None`` when the value
+    does not end at that last quote."""
+    text = inside + '"'
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and text[i + 1:i + 2] in ('"', "\\"):
+            out.append(text[i + 1])
+            i += 2
+        elif text[i] == '"':
+            return "".join(out) if i == len(text) - 1 else None
+        else:
+            out.append(text[i])
+            i += 1
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(inside=st.lists(st.sampled_from(["a", "\\", '"', " ", "\t", "]", "[", "X"]),
+                       max_size=12).map("".join))
+def test_tag_values_with_backslashes_and_quotes(inside):
+    # a tag on one line, and the same tag with line breaks in it (read the long way),
+    # give the same value, that of reading its characters one at a time, or both an error
+    results = []
+    for tag in (f'[Event "{inside}"]', f'[\n  Event\n"{inside}"\n]'):
+        try:
+            results.append(parse_pbn(f'[Board "1"]\n{tag}\n')[0].get("Event"))
+        except PBNError:
+            results.append(None)
+    value = _unescaped(inside)
+    if value is not None:
+        assert results == [value, value]
+    else:
+        assert results[0] == results[1]
+
+
+def test_an_unterminated_tag_value_full_of_escapes_is_an_error():
+    with pytest.raises(PBNError, match=r"line 2, board 1: unterminated string in tag "
+                                       r"\[Event"):
+        parse_pbn('[Board "1"]\n[Event "' + '\\"' * 5000 + '\\\n')
+    assert parse_pbn('[Board "1"]\n[Event "' + '\\"' * 5000 + '"]\n')[0].get(
+        "Event") == '"' * 5000
+
 def test_new_game_with_auction_and_play_round_trips():
     deal = Deal.from_pbn("N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 "
                          "K82.Q93.KJ5.Q854")
@@ -510,6 +555,32 @@ def test_game_fields_of_a_complete_board():
     assert g.play.cards == [Card.from_str(c) for c in ("H2", "HA", "HQ", "H5")]
     assert [pc.seat for pc in g.play_sequence] == [E, S, W, N]
 
+
+
+def test_the_deal_is_parsed_once_while_its_tag_stays_the_same():
+    g = parse_pbn(BOARD)[0]
+    deal = g.deal
+    assert g.deal is deal and deal == Deal.from_pbn(g.get("Deal"))
+    other = random_deal(random.Random(5))
+    g.set_deal(other)
+    assert g.deal == other and g.deal is g.deal
+    g.tag("Deal").value = deal.to_pbn()          # the tag's text changed behind its back
+    assert g.deal == deal
+    g.tag("Deal").value = "N:AKQ"                # a bad deal is an error every time
+    for _ in range(2):
+        with pytest.raises(PBNError, match="bad deal 'N:AKQ'"):
+            g.deal
+    g.remove_tag("Deal")
+    assert g.deal is None
+    copied = parse_pbn(BOARD)[0]
+    copied.deal
+    assert copied.copy().deal == copied.deal and copied.copy() == copied
+
+
+def test_tag_names_read_are_shared_between_games():
+    games = parse_pbn(BOARD + "\n" + BOARD.replace('[Board "7"]', '[\nBoard "8"]'))
+    assert [t.name for t in games[0].tag_list] == [t.name for t in games[1].tag_list]
+    assert all(a.name is b.name for a, b in zip(games[0].tag_list, games[1].tag_list))
 
 def test_import_format_freedoms():
     text = """% PBN 2.1
@@ -738,9 +809,58 @@ def test_error_in_a_later_board_names_that_board_and_the_file(tmp_path):
     assert f"line {good.count(chr(10)) + 1 + 3}," in message
 
 
+def test_a_tag_without_a_name_is_quoted_to_its_line_end():
+    with pytest.raises(PBNError, match=r"^line 2, board 1: bad tag '\[ \"v\"\] after': no tag "
+                                       r"name$"):
+        parse_pbn('[Board "1"]\n[ "v"] after \n[Dealer "N"]\n')
+    with pytest.raises(PBNError, match=r"^line 2, board 1: bad tag '\[\]': no tag name$"):
+        parse_pbn('[Board "1"]\n[]')
+    games = parse_pbn("[]\n\n" * 3000, errors="keep")
+    assert [g.error for g in games] == [f"line {2 * i + 1}, game {i + 1}: bad tag '[]': no "
+                                        f"tag name" for i in range(3000)]
+
 def test_error_without_board_number_names_the_game():
     with pytest.raises(PBNError, match=r"line 3, game 2 .*unknown seat"):
         parse_pbn('[Board "1"]\n\n[Dealer "Z"]\n')
+
+
+LINES_TEXT = ('% PBN 2.1\n\n[Event "x"]\n[Board "1"]\n[Auction "N"]\n1C Pass\n'
+              '% an escape line\n{ a comment\nover lines }\n1NT AP\n\n'
+              '[Board "2"]\n[Deal "x"]\n\n  [Board "3"] [Dealer "E"]\n\n'
+              '[Board "4"]\n[Dealer "N"\n')
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_numbers_of_games_tags_sections_and_errors(newline):
+    games = parse_pbn(LINES_TEXT.replace("\n", newline), errors="keep")
+    assert [g.line for g in games] == [3, 12, 15, 17]
+    assert [[(t.name, t.line) for t in g.tag_list] for g in games[:3]] == [
+        [("Event", 3), ("Board", 4), ("Auction", 5)], [("Board", 12), ("Deal", 13)],
+        [("Board", 15), ("Dealer", 15)]]
+    auction = games[0].tag("Auction")
+    assert auction.section == ["1C Pass", "{ a comment", "over lines }", "1NT AP"]
+    assert auction.section_lines == [6, 8, 9, 10]     # the escape line 7 left out
+    assert games[1].error.startswith("line 13, board 2: bad deal 'x'")
+    assert games[3].error.startswith("line 18, board 4: unterminated tag [Dealer")
+    assert games[3].raw_text == '[Board "4"]\n[Dealer "N"'
+
+
+@pytest.mark.parametrize("path", REAL_FILES)
+def test_line_numbers_point_at_the_tags_and_section_lines_of_real_files(path):
+    lines = path.read_text().replace("\r\n", "\n").split("\n")
+    games = read_pbn(path)
+    checked = 0
+    for g in games:
+        assert "[" in lines[g.line - 1]
+        for t in g.tag_list:
+            if t.line is None:   # inherited with ##, not in this game's text
+                continue
+            assert "[" in lines[t.line - 1]
+            assert t.name in lines[t.line - 1] + lines[t.line]
+            for text, number in zip(t.section, t.section_lines or []):
+                assert text.strip() in lines[number - 1]
+                checked += 1
+    assert checked > 0
 
 
 # --------------------------------------------------------------------------------------
@@ -956,6 +1076,77 @@ def test_keep_mode_is_asked_for_by_name():
         parse_pbn(_game(1), errors="ignore")
     games = read_pbn(('% PBN 2.1\n[Board "1"]\n[Deal "x"]\n').encode(), errors="keep")
     assert games[0].error is not None
+
+
+def _kept_text(text: str) -> str:
+    """What keep mode keeps of a game that is all of ``text``, computed line by line: the
+    lines without the version lines, each rstrip()-ed, without empty lines first and last."""
+    lines = [ln.rstrip() for ln in text.split("\n")
+             if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", ln)]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def test_keep_mode_text_of_an_unreadable_game_drops_version_lines_and_end_spaces():
+    text = ("% PBN 2.1\n%EXPORT  \n  garbage \t\n\x85\n%  PBN 2 (an old header)\n"
+            "% kept \u2028\n;  a comment  \n\xa0\n%EXPORT x\n\x0c")
+    games = parse_pbn(text, errors="keep")
+    assert len(games) == 1 and "line 3, game 1: text 'garbage' outside any tag" in (
+        games[0].error)
+    assert games[0].raw_text == "  garbage\n\n% kept\n;  a comment\n\n%EXPORT x"
+    assert games[0].raw_text == _kept_text(text)
+    assert games[0].line == 1     # where its text starts: the version line
+
+
+_NO_TAG = st.lists(st.sampled_from(
+    ["x", " ", "\t", "\x0b", "\x0c", "\x85", "\n", "\r", "\r\n", "%", "% PBN 2.1", ";", "{",
+     "}", "]", '"', "Board"]), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_NO_TAG)
+def test_a_text_without_a_tag_gives_its_first_error_or_no_games(text):
+    # without '[' there is no game; raising mode skips what comes before the first error
+    # in one go: the same error (line, message) as keep mode's first unreadable game
+    kept = parse_pbn(text, errors="keep")
+    if not kept:
+        assert parse_pbn(text) == []
+        return
+    with pytest.raises(PBNError) as info:
+        parse_pbn(text)
+    assert str(info.value) == kept[0].error
+
+
+@pytest.mark.parametrize("text, message", [
+    ("% PBN 2.1\n;c\n{ a\nb }  \n\n  %x\n", "line 6, game 1: text '%x' outside any tag"),
+    ("%a\n\t%b\n", "line 2, game 1: text '%b' outside any tag"),
+    ("{ c } ] x\n", "line 1, game 1: ']' without a tag opened by '['"),
+    (";a\r\n{ b } { open\n", "line 2, game 1: unterminated comment '{' (no '}')"),
+    ("%x\n" * 1000 + ";y\n" * 1000 + "\n" * 1000 + "z", "line 3001, game 1: text 'z'"),
+])
+def test_a_text_without_a_tag_stops_at_its_first_error(text, message):
+    with pytest.raises(PBNError, match="^" + re.escape(message)):
+        parse_pbn(text)
+    assert parse_pbn("%x\n" * 1000 + ";y\n{ z }\n\n") == []
+
+_JUNK = st.lists(st.sampled_from(
+    ["x", " ", "\t", "\x0b", "\x0c", "\x85", "\u2028", "\xa0", "%", "PBN", "EXPORT", "2",
+     "\u0663", ";", "{", "}", "]", '"', "Board", "\n"]), max_size=40).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(before=_JUNK, after=_JUNK)
+def test_keep_mode_text_of_an_unreadable_game_is_its_lines_cleaned(before, after):
+    # one unreadable game (no '[' and no empty line in it): its text is kept as the
+    # line-by-line rule says, and its line is that of its first character that is not space
+    text = re.sub(r"(?m)^[ \t\v\f]*$", "\x85", before + "\nz\n" + after)
+    games = parse_pbn(text, errors="keep")
+    assert len(games) == 1 and games[0].error is not None
+    assert games[0].raw_text == _kept_text(text)
+    assert games[0].line == 1 + text[:len(text) - len(text.lstrip())].count("\n")
 
 
 # ---------------------------------------------------------------------------------------

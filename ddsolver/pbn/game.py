@@ -111,6 +111,8 @@ class PBNGame:
         self.raw_text: str | None = None
         self._auction_override: tuple[Any, PBNAuction] | None = None
         self._play_override: tuple[Any, PBNPlay] | None = None
+        # (the Deal tag's text, its deal): parsed once while the text stays the same
+        self._deal_cache: tuple[str, Deal] | None = None
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -379,10 +381,15 @@ class PBNGame:
         t = self.tag("Deal")
         if t is None or t.value.strip() in ("", "?"):
             return None
+        cached = self._deal_cache
+        if cached is not None and cached[0] == t.value:
+            return cached[1]     # a Deal is immutable: the same one is safe to give again
         try:
-            return Deal.from_pbn(t.value)
+            deal = Deal.from_pbn(t.value)
         except BridgeError as exc:
             raise self._error(t, f"bad deal {t.value!r}: {exc}") from None
+        self._deal_cache = (t.value, deal)
+        return deal
 
     def set_deal(self, deal: Deal) -> None:
         """Write ``deal`` in the ``Deal`` tag, starting from the dealer (export format)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from bisect import bisect_right
+import sys
 from typing import IO, Union
 
 from .._io import read_source
@@ -36,6 +36,30 @@ _NO_INHERIT = frozenset(
     ["Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note"])
 
 _BOARD_HINT_RE = re.compile(r'\[\s*Board\s*"([^"\n]*)"')
+
+#: The ``% PBN 2.1`` and ``% EXPORT`` lines, which the writer writes itself: not kept.
+_VERSION_LINE_RE = re.compile(r"%\s*(PBN\s+\d|EXPORT\s*$)")
+#: The same lines, with their line end, in a text of several lines (``[^\S\n]`` is ``\s``
+#: within one line).
+_VERSION_LINES_RE = re.compile(
+    r"^%[^\S\n]*(?:PBN[^\S\n]+\d|EXPORT[^\S\n]*$)[^\n]*(?:\n|\Z)", re.MULTILINE)
+#: White space at the end of a line (what ``str.rstrip()`` takes off each line); tried only
+#: where a run of white space starts, and without backtracking, so that a long run that
+#: does not end its line costs its length once, not its square.
+_LINE_END_SPACE_RE = re.compile(r"(?<![^\S\n])[^\S\n]++$", re.MULTILINE)
+#: An empty line (or only white space) and the line end before it: the end of a game.
+_GAME_END_RE = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)")
+_LEADING_SPACE_RE = re.compile(r"\s*")
+#: A quoted string that ends on its line: ``\"`` in it is a quote and ``\\`` a backslash;
+#: another backslash stands for itself.  Possessive: never read another way on failure.
+_STRING_RE = re.compile(r'"((?:[^"\\\n]++|\\["\\]?+)*+)"')
+_ESCAPE_RE = re.compile(r'\\(["\\])')
+#: A whole tag on one line, the usual case (one with a line break in it goes the long way).
+_TAG_RE = re.compile(r"\[[ \t\v\f]*+((?>" + NAME_RE.pattern + r"))[ \t\v\f]*+"
+                     + _STRING_RE.pattern + r"[ \t\v\f]*+\]")
+#: What may stand outside a tag: white space, ``;`` and ``{}`` comments, escape lines.
+_OUTSIDE_TAGS_RE = re.compile(r"(?:[ \t\v\f\n]++|;[^\n]*+|\{[^}]*+\}|^%[^\n]*+)*+",
+                              re.MULTILINE)
 
 #: What the reader and the writer take: a path, or a file object (text or binary).
 PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
@@ -62,7 +86,14 @@ class _Reader:
         self.keep = keep                 # keep a game that cannot be read, with its error
         self.text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.source = source
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        # A text without '[' has no tag, hence no game: reading it can only end with its
+        # first error or with no games.  Unless unreadable games are kept (with what
+        # follows them), what comes before the first error is skipped in one go.
+        self.skip_to_error = not keep and "[" not in self.text
+        # (position, its line number): where line_of last counted to.  Line numbers are
+        # counted on demand from there (reading asks for them in file order), rather than
+        # from a table of every line's start, which costs a Python int a line up front.
+        self._line_mark = (0, 1)
         self.escape_lines: set = set()
         self.games: list[PBNGame] = []
         self.sticky: dict[str, str] = {}
@@ -70,7 +101,14 @@ class _Reader:
         self.pending: list[str] = []     # warnings for the next game finished
 
     def line_of(self, pos: int) -> int:
-        return bisect_right(self.line_starts, pos)
+        """The number (from 1) of the line that holds ``text[pos]``."""
+        mark, line = self._line_mark
+        if pos >= mark:
+            line += self.text.count("\n", mark, pos)
+        else:
+            line -= self.text.count("\n", pos, mark)
+        self._line_mark = (pos, line)
+        return line
 
     def where(self, pos: int, game_start: int) -> str:
         parts = []
@@ -108,7 +146,7 @@ class _Reader:
         with its error, up to the next empty line (PBN 2.1, section 3: games are separated
         by an empty line); returns where reading goes on."""
         text = self.text
-        m = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)").search(text, max(start, pos - 1))
+        m = _GAME_END_RE.search(text, max(start, pos - 1))
         end = m.start() + 1 if m else len(text)
         self.keep_unread(start, end, exc)
         return end
@@ -117,26 +155,26 @@ class _Reader:
                     game: PBNGame | None = None) -> None:
         """Add the game of ``text[start:end]`` that could not be read, with its error and
         its text (written back as read)."""
+        # Worked on the game's text as a whole, not line by line: an unreadable "game" may
+        # be a whole file of garbage (millions of lines).  The same as: its lines without
+        # the version lines, each rstrip()-ed, without empty lines first and last.
         chunk = self.text[start:end]
-        lines = [ln.rstrip() for ln in chunk.split("\n")
-                 if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", ln)]
-        while lines and not lines[0]:
-            lines.pop(0)
-        while lines and not lines[-1]:
-            lines.pop()
+        if "%" in chunk:
+            chunk = _VERSION_LINES_RE.sub("", chunk)
+        chunk = _LINE_END_SPACE_RE.sub("", chunk).strip("\n")
         if game is None:
             game = PBNGame()
-            m = _BOARD_HINT_RE.search(chunk)
+            m = _BOARD_HINT_RE.search(self.text, start, end)
             if m and m.group(1).strip() not in ("", "?", "#"):
                 game.tag_list.append(Tag("Board", m.group(1).strip()))
             game.index = len(self.games) + 1
-            game.line = self.line_of(start + len(chunk) - len(chunk.lstrip()))
+            game.line = self.line_of(_LEADING_SPACE_RE.match(self.text, start, end).end())
             game.source = self.source
             for message in self.pending:
                 game._warn(message)
             self.pending = []
         game.error = str(exc)
-        game.raw_text = "\n".join(lines)
+        game.raw_text = chunk
         self.games.append(game)
 
     def scan(self, pos: int) -> None:
@@ -148,6 +186,10 @@ class _Reader:
         escapes: list[str] = []
         game_start = pos
         at_line_start = True
+        if self.skip_to_error:
+            # nothing skipped here is kept: there is no game to keep it with
+            pos = _OUTSIDE_TAGS_RE.match(text, pos).end()
+            at_line_start = False   # not '%' at a line start, nor an empty line: skipped
         while pos < n:
             if at_line_start:
                 eol = text.find("\n", pos)
@@ -156,7 +198,7 @@ class _Reader:
                 line = text[pos:eol]
                 if line.startswith("%"):
                     self.escape_lines.add(self.line_of(pos))
-                    if not re.match(r"%\s*(PBN\s+\d|EXPORT\s*$)", line):
+                    if not _VERSION_LINE_RE.match(line):
                         escapes.append(line.rstrip())
                     pos = eol + 1
                     continue
@@ -244,22 +286,10 @@ class _Reader:
             preamble.append(comment)
 
     def read_string(self, pos: int, game_start: int, what: str) -> tuple[str, int]:
-        text = self.text
-        out = []
-        i = pos + 1
-        n = len(text)
-        while i < n:
-            ch = text[i]
-            if ch == "\\" and i + 1 < n and text[i + 1] in '"\\':
-                out.append(text[i + 1])
-                i += 2
-            elif ch == '"':
-                return "".join(out), i + 1
-            elif ch == "\n":
-                break
-            else:
-                out.append(ch)
-                i += 1
+        m = _STRING_RE.match(self.text, pos)
+        if m is not None:
+            value = m.group(1)
+            return (_ESCAPE_RE.sub(r"\1", value) if "\\" in value else value), m.end()
         raise self.error(pos, game_start, f"unterminated string in {what} (no closing '\"' "
                                           f"on the line)")
 
@@ -277,12 +307,20 @@ class _Reader:
 
     def read_tag(self, start: int, game_start: int) -> tuple[_RawTag, int]:
         text = self.text
+        m = _TAG_RE.match(text, start)
+        if m is not None:
+            value = m.group(2)
+            if "\\" in value:
+                value = _ESCAPE_RE.sub(r"\1", value)
+            return (_RawTag(sys.intern(m.group(1)), value, self.line_of(start), m.end()),
+                    m.end())
         pos = self.skip_ws(start + 1, start, game_start, "")
         m = NAME_RE.match(text, pos)
         if m is None:
-            snippet = text[start:text.find("\n", start) if "\n" in text[start:] else None]
+            eol = text.find("\n", start)   # (not a copy of the rest of the text per error)
+            snippet = text[start:eol if eol >= 0 else None]
             raise self.error(start, game_start, f"bad tag {snippet.strip()[:40]!r}: no tag name")
-        name = m.group(0)
+        name = sys.intern(m.group(0))   # a few names, each in thousands of games
         pos = self.skip_ws(m.end(), start, game_start, name)
         if pos >= len(text) or text[pos] != '"':
             raise self.error(start, game_start,
@@ -295,17 +333,15 @@ class _Reader:
         return _RawTag(name, value, self.line_of(start), pos + 1), pos + 1
 
     def section_of(self, raw: _RawTag) -> tuple[list[str], list[int]]:
-        text = self.text
+        end = raw.end
+        if end > raw.start and self.text[end - 1] == "\n":
+            end -= 1    # the section ends with its last line's end: no line after it
         first = self.line_of(raw.start)
-        last = self.line_of(max(raw.start, raw.end - 1)) if raw.end > raw.start else first
         lines: list[str] = []
         numbers: list[int] = []
-        for ln in range(first, last + 1):
+        for ln, seg in enumerate(self.text[raw.start:end].split("\n"), first):
             if ln in self.escape_lines:
                 continue
-            lstart = self.line_starts[ln - 1]
-            lend = self.line_starts[ln] - 1 if ln < len(self.line_starts) else len(text)
-            seg = text[max(lstart, raw.start):min(lend, raw.end)]
             lines.append(seg.rstrip())
             numbers.append(ln)
         if lines and not lines[0].strip():
@@ -330,11 +366,11 @@ class _Reader:
         self.pending = []
         seen: set = set()
         for raw in raws:
-            tag = Tag(raw.name, raw.value, line=raw.line)
             if raw.has_data:
+                tag = Tag(raw.name, raw.value, line=raw.line)
                 tag.section, tag.section_lines = self.section_of(raw)
             else:
-                tag.comments = list(raw.comments)
+                tag = Tag(raw.name, raw.value, comments=raw.comments, line=raw.line)
             if raw.name != "Note" and raw.name in seen:
                 game._warn(f"line {raw.line}: repeated tag {raw.name} ignored (PBN 2.1, "
                            f"section 3.4)")
