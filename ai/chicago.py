@@ -39,6 +39,7 @@ import json
 import os
 import random
 import secrets
+import stat
 from typing import Callable, List, Mapping, Optional, Tuple
 
 from ai.game import BoardResult, InvalidRecordError, Progress, TableEvent, play_board
@@ -50,6 +51,7 @@ from ddsolver.scoring import ChicagoScore
 from ddsolver.table import Seat, Side, Vulnerability
 
 __all__ = [
+    "MAX_SAVE_SIZE",
     "SAVE_FORMAT",
     "SAVE_VERSION",
     "BoardSeries",
@@ -67,6 +69,8 @@ __all__ = [
 SAVE_FORMAT = "ddsolver-game"
 #: The version of the saved-game layout; a file of another version is refused.
 SAVE_VERSION = 1
+#: The largest saved-game file read (bytes); a larger file is refused unread.
+MAX_SAVE_SIZE = 4 * 1024 * 1024
 
 
 class SavedGameError(BridgeError):
@@ -127,17 +131,45 @@ def check_save_path(path) -> None:
         raise SavePathError(problem)
 
 
+def _check_save_file(path: str, st, size: Optional[int] = None) -> None:
+    """Refuse a saved game's file that is not a regular file (a device such as /dev/zero,
+    a FIFO, a socket, a folder) or larger than :data:`MAX_SAVE_SIZE`: it would be read
+    without end, block, or fill the memory.
+
+    :raises SavePathError: naming the file and the reason.
+    """
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise SavePathError(f"{path}: not a saved game (it is a folder)")
+        if not stat.S_ISREG(st.st_mode):
+            raise SavePathError(f"{path}: not a saved game (not a regular file: a device, "
+                                f"FIFO or socket)")
+        size = st.st_size
+    if size is not None and size > MAX_SAVE_SIZE:
+        raise SavePathError(f"{path}: not a saved game (larger than the "
+                            f"{MAX_SAVE_SIZE // (1024 * 1024)} MiB a saved game can be)")
+
+
 def read_json(path) -> dict:
     """Read a saved game's JSON object and check its ``format`` and ``version``.
 
     :raises ForeignFileError: the file is not UTF-8 JSON, or JSON but not a saved game
         (another program's file).
     :raises SavedGameError: a saved game of another version.
+    :raises SavePathError: the path is not a regular file (a device such as /dev/zero, a
+        FIFO, a socket, a folder) or the file is larger than :data:`MAX_SAVE_SIZE`; it is
+        not read.
     :raises OSError: if the file cannot be read (``FileNotFoundError`` when missing).
     """
     path = os.fspath(path)
-    with open(path, "rb") as fh:
-        raw = fh.read()
+    _check_save_file(path, os.stat(path))
+    # O_NONBLOCK: a FIFO put in the file's place after the check does not block the open
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        _check_save_file(path, os.fstat(fd))
+        raw = fh.read(MAX_SAVE_SIZE + 1)
+    if len(raw) > MAX_SAVE_SIZE:
+        _check_save_file(path, None, len(raw))
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:

@@ -34,6 +34,7 @@ from ai.chicago import (
     ChicagoMatch,
     ForeignFileError,
     SavedGameError,
+    SavePathError,
     check_save_path,
     close_table,
     computer_table,
@@ -715,6 +716,8 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     if os.path.exists(save) and (keep_foreign or not new):
         try:
             saved = load_game(save)
+        except SavePathError:
+            raise  # a device, FIFO or huge file: never replaced, never read
         except ForeignFileError as exc:
             if keep_foreign:
                 raise SavedGameError(

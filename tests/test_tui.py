@@ -420,6 +420,60 @@ def test_save_never_overwrites_a_file_that_is_not_a_saved_game(tmp_path):
             assert path.read_text() == text
 
 
+def _limit_memory():  # pragma: no cover - in the child
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "/dev/full", "fifo"])
+def test_a_save_that_is_not_a_regular_file_is_refused_at_the_start(tmp_path, kind):
+    """--save /dev/zero read the file without end (all the memory); --save FIFO waited
+    forever for a writer.  Refused at the start, unread, with exit 2 (SavePathError)."""
+    if kind == "fifo":
+        path = str(tmp_path / "pipe")
+        os.mkfifo(path)
+    else:
+        path = kind
+        if not os.path.exists(path):
+            pytest.skip(f"no {path}")
+    env = {**os.environ, "PYTHONPATH": ROOT, "XDG_DATA_HOME": str(tmp_path / "data")}
+    for extra in ([], ["--new"], ["--daily", "--name", "Ann"]):
+        run = subprocess.run([sys.executable, "-m", "ai.tui", "--save", path, *extra],
+                             env=env, cwd=ROOT, input="quit\n", capture_output=True,
+                             text=True, timeout=60, preexec_fn=_limit_memory)
+        assert run.returncode == 2, (extra, run.stdout, run.stderr[-2000:])
+        assert f"{path}: not a saved game (not a regular file" in " ".join(
+            run.stderr.split()), run.stderr
+        assert "Traceback" not in run.stderr and "Your call" not in run.stdout
+
+
+def test_read_json_refuses_a_huge_file_or_a_socket_unread(tmp_path):
+    import socket
+
+    from ai.chicago import MAX_SAVE_SIZE, SavePathError, read_json
+
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate(MAX_SAVE_SIZE + 1)
+    with pytest.raises(SavePathError, match=r"big.json: not a saved game \(larger than "
+                                            r"the 4 MiB a saved game can be\)"):
+        read_json(big)
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(tmp_path / "s"))
+        with pytest.raises(SavePathError, match="not a regular file"):
+            read_json(tmp_path / "s")
+    finally:
+        sock.close()
+    with pytest.raises(SavePathError, match="it is a folder"):
+        read_json(tmp_path)
+    # open_game does not replace such a file with a new game, even at the default path
+    with pytest.raises(SavePathError, match="larger than"):
+        open_game(daily=False, level="medium", seed=1, save=str(big), name=None,
+                  new=False, screen=Driver([]).screen())
+    assert big.stat().st_size == MAX_SAVE_SIZE + 1
+
+
 def test_a_save_file_that_cannot_be_read_is_a_saved_game_error(tmp_path, monkeypatch):
     import ai.tui
 
