@@ -46,7 +46,9 @@ import hashlib
 import os
 import re
 import sqlite3
+import stat
 import unicodedata
+import urllib.parse
 from dataclasses import dataclass
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -66,6 +68,7 @@ __all__ = [
     "Leaderboard",
     "LeaderboardError",
     "LeaderboardFileError",
+    "check_leaderboard",
     "daily_deals",
     "default_data_dir",
     "default_leaderboard_path",
@@ -354,6 +357,70 @@ def _check_name(name) -> str:
     return clean
 
 
+def _check_identity(db, path: str, app: int, version: int) -> None:
+    """Refuse an open database that is not a leaderboard of a layout this program reads.
+
+    :raises LeaderboardFileError: naming ``path`` and the reason.
+    :raises sqlite3.DatabaseError: for a file that is not SQLite or is corrupt.
+    """
+    if app != APPLICATION_ID:
+        raise LeaderboardFileError(f"{path}: not a ddsolver leaderboard (another "
+                                   f"program's database)")
+    if version > SCHEMA_VERSION:
+        raise LeaderboardFileError(f"{path}: leaderboard layout {version} is "
+                                   f"newer than this program's ({SCHEMA_VERSION})")
+    if version < 1:
+        raise LeaderboardFileError(f"{path}: leaderboard without a layout version")
+    check = db.execute("PRAGMA quick_check").fetchall()
+    if check != [("ok",)]:
+        raise LeaderboardFileError(f"{path}: the leaderboard is damaged: "
+                                   f"{'; '.join(str(r[0]) for r in check[:3])}")
+    cols = [r[1] for r in db.execute("PRAGMA table_info(entry)")]
+    if cols[:8] != ["name", "day", "score", "result1", "result2", "result3", "result4",
+                    "recorded"]:
+        raise LeaderboardFileError(f"{path}: the leaderboard's table is not the "
+                                   f"expected one")
+
+
+def check_leaderboard(path=None) -> None:
+    """Refuse, before anything is played, a file that :class:`Leaderboard` would refuse
+    only when the result is recorded: a device (/dev/null), FIFO or socket, text or
+    another program's SQLite database, a layout newer than this program's, a damaged
+    file.  Nothing is written or created: a missing or empty file passes (the leaderboard
+    is made in it when the result is recorded), and an existing one is opened read-only.
+
+    :param path: the file; default :func:`default_leaderboard_path`.
+    :raises LeaderboardFileError: naming the file and the reason.
+    """
+    path = os.fspath(path) if path is not None else default_leaderboard_path()
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise LeaderboardFileError(f"{path}: cannot open the leaderboard: "
+                                   f"{exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise LeaderboardFileError(f"{path}: not a ddsolver leaderboard (not a regular "
+                                   f"file: a device, FIFO, socket or folder)")
+    if st.st_size == 0:
+        return
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as exc:
+        raise LeaderboardFileError(f"{path}: cannot open the leaderboard: {exc}") from None
+    try:
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        _check_identity(db, path, app, version)
+    except sqlite3.DatabaseError as exc:
+        raise LeaderboardFileError(f"{path}: not a ddsolver leaderboard (corrupt or "
+                                   f"another program's file: {exc})") from None
+    finally:
+        db.close()
+
+
 class Leaderboard:
     """The boards-of-the-day leaderboard in a SQLite file.
 
@@ -406,23 +473,7 @@ class Leaderboard:
                     db.execute("ROLLBACK")
                 raise
             app, version = self._identity()
-        if app != APPLICATION_ID:
-            raise LeaderboardFileError(f"{self.path}: not a ddsolver leaderboard (another "
-                                       f"program's database)")
-        if version > SCHEMA_VERSION:
-            raise LeaderboardFileError(f"{self.path}: leaderboard layout {version} is "
-                                       f"newer than this program's ({SCHEMA_VERSION})")
-        if version < 1:
-            raise LeaderboardFileError(f"{self.path}: leaderboard without a layout version")
-        check = db.execute("PRAGMA quick_check").fetchall()
-        if check != [("ok",)]:
-            raise LeaderboardFileError(f"{self.path}: the leaderboard is damaged: "
-                                       f"{'; '.join(str(r[0]) for r in check[:3])}")
-        cols = [r[1] for r in db.execute("PRAGMA table_info(entry)")]
-        if cols[:8] != ["name", "day", "score", "result1", "result2", "result3", "result4",
-                        "recorded"]:
-            raise LeaderboardFileError(f"{self.path}: the leaderboard's table is not the "
-                                       f"expected one")
+        _check_identity(db, self.path, app, version)
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal":  # pragma: no cover - a file system without shared memory
             db.execute("PRAGMA journal_mode = DELETE")

@@ -45,6 +45,7 @@ from ai.daily import (
     Leaderboard,
     LeaderboardError,
     _check_name,
+    check_leaderboard,
     default_data_dir,
     load_game,
     local_today,
@@ -803,6 +804,12 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     for path, hint in ((save, "'--save'"), (pbn, "'--pbn'"),
                        (leaderboard, "'--leaderboard'")):
         check_path(path, hint)
+    if daily:
+        # refused now, not after the four boards when the result is recorded
+        try:
+            check_leaderboard(leaderboard)
+        except LeaderboardError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--leaderboard'") from None
     screen = Screen(ascii=True if ascii_ else None)
     named = save is not None
     if save is None:

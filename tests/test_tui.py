@@ -354,13 +354,13 @@ def test_the_command_reports_bad_files_without_a_traceback(tmp_path):
     run = subprocess.run([sys.executable, "-m", "ai.tui", "--daily", "--new",
                           "--leaderboard", str(bad)], env=env, cwd=ROOT, input="Ann\n",
                          capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0 and "Traceback" not in run.stderr
-    assert "The leaderboard cannot be used" in run.stdout
-    assert "not a ddsolver leaderboard" in run.stdout
-    assert "Saved to" in run.stdout                     # Ctrl-D at the first call
-    saved = json.loads((tmp_path / "data" / "ddsolver" / "daily.json").read_text())
-    assert saved["settings"]["name"] == "Ann"
+    # refused at the start (it was reported only when the result was to be recorded)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "'--leaderboard'" in run.stderr and "not a ddsolver leaderboard" in run.stderr
+    assert "Your call" not in run.stdout and bad.read_text() == "name,score\n"
+    assert not (tmp_path / "data").exists()
     # a damaged saved game: reported, and a new game starts
+    (tmp_path / "data" / "ddsolver").mkdir(parents=True)
     (tmp_path / "data" / "ddsolver" / "chicago.json").write_text("{broken")
     run = subprocess.run([sys.executable, "-m", "ai.tui"], env=env, cwd=ROOT, input="",
                          capture_output=True, text=True, timeout=60)
@@ -472,6 +472,57 @@ def test_read_json_refuses_a_huge_file_or_a_socket_unread(tmp_path):
         open_game(daily=False, level="medium", seed=1, save=str(big), name=None,
                   new=False, screen=Driver([]).screen())
     assert big.stat().st_size == MAX_SAVE_SIZE + 1
+
+
+@pytest.mark.parametrize("kind", ["text", "sqlite", "devnull"])
+def test_a_file_that_is_not_a_leaderboard_is_refused_before_the_first_board(tmp_path,
+                                                                             kind):
+    """--daily --leaderboard FILE checked FILE only when the four boards were played: text,
+    another program's SQLite database or /dev/null is refused at the start, exit 2."""
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    path = tmp_path / "lb"
+    if kind == "text":
+        path.write_text("name,score\nAnn,10\n")
+    elif kind == "sqlite":
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE notes (x)")
+        db.close()
+    else:
+        path = "/dev/null"
+    before = None if kind == "devnull" else path.read_bytes()
+    run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
+        main, ["--daily", "--new", "--name", "Ann", "--leaderboard", str(path),
+               "--save", str(tmp_path / "day.json"), "--threads", "1"], input="p\n" * 60)
+    assert run.exit_code == 2, run.output
+    assert f"Invalid value for '--leaderboard': {path}: not a ddsolver leaderboard" in \
+        " ".join(run.output.split()), run.output
+    assert "Your call" not in run.output and "Traceback" not in run.output
+    assert not (tmp_path / "day.json").exists()
+    if before is not None:
+        assert path.read_bytes() == before
+
+
+def test_a_missing_or_real_leaderboard_passes_the_check_untouched(tmp_path):
+    from ai.daily import check_leaderboard
+
+    missing = tmp_path / "new" / "lb.sqlite3"
+    check_leaderboard(missing)
+    assert not missing.parent.exists()                  # nothing created
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    check_leaderboard(empty)
+    assert empty.read_bytes() == b""
+    real = tmp_path / "lb.sqlite3"
+    with Leaderboard(real) as lb:
+        lb.record("Ann", "2024-03-01", 10, ["Pass 0"] * 4)
+    check_leaderboard(real)
+    with Leaderboard(real) as lb:
+        assert [e.name for e in lb.day("2024-03-01")] == ["Ann"]
 
 
 def test_a_save_file_that_cannot_be_read_is_a_saved_game_error(tmp_path, monkeypatch):
