@@ -296,6 +296,16 @@ def test_analyse_keeps_cr_only_line_ends(small_pbn: Path, tmp_path: Path):
     assert b'[OptimumScore "NS 1520"]\r' in data
 
 
+@pytest.mark.parametrize("opt", ["--threads", "-j"])
+def test_analyse_threads_capped_at_64(small_pbn: Path, opt: str):
+    # 100,000 threads of 2 MB each would be started: refused at the start, as the other
+    # commands' --threads are (1..64)
+    result = run("analyse", small_pbn, "-o", "-", opt, "100000")
+    assert result.exit_code == 2
+    assert "100000 is not in the range 1<=x<=64" in result.stderr
+    assert run("analyse", small_pbn, "-o", "-", opt, "64", "-q").exit_code == 0
+
+
 def test_analyse_stdout_and_threads(small_pbn: Path):
     result = run("analyse", small_pbn, "-o", "-", "--threads", "2", "-q")
     assert result.exit_code == 0
