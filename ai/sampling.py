@@ -1958,8 +1958,8 @@ def _seat_options(f):
               show_default=True, help=f"Deals to draw and solve (at most {MAX_SAMPLES:,}).")
 @click.option("--seed", type=int, default=None,
               help="Seed of the deals (default: a random one, printed).")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Solver threads (default: every core).")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="Solver threads, 1 to 64 (default: every core).")
 @click.option("--vulnerable", is_flag=True, help="Declarer vulnerable (for the scores).")
 @click.option("--show", type=click.IntRange(min=0), default=0, show_default=True,
               help="Print the first K deals with declarer's tricks.")

@@ -298,6 +298,10 @@ def input_file_problem(path: PathLike) -> Optional[str]:
     return None
 
 
+#: The separators a path may end in: ``/`` (and ``\\`` on Windows).
+_SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
+
+
 def output_file_problem(path: PathLike) -> Optional[str]:
     """Why a file cannot be written at ``path``, or ``None`` when it can: checked before the
     work whose result it will hold (a typing mistake is found at the start, not after the
@@ -305,9 +309,10 @@ def output_file_problem(path: PathLike) -> Optional[str]:
     written, :func:`atomic_write_bytes`), so a link into a missing folder is refused.
 
     The reasons: an empty name; a loop of symbolic links or another reason of the operating
-    system; a folder given where a file is needed; a folder (of the file, or of the file a
-    link points to) that does not exist, is not a folder or is not writable; an existing
-    device or FIFO that is not writable.
+    system; a folder given where a file is needed, or a path ending in a separator
+    (``out/new/``: it names a folder, even one that does not exist yet); a folder (of the
+    file, or of the file a link points to) that does not exist, is not a folder or is not
+    writable; an existing device or FIFO that is not writable.
     """
     path = os.fspath(path)
     if not path.strip():
@@ -320,6 +325,10 @@ def output_file_problem(path: PathLike) -> Optional[str]:
         mode = None
     if mode is not None and stat.S_ISDIR(mode):
         return f"cannot write {path}: it is a folder"
+    if path.endswith(_SEPARATORS):
+        # 'out/newdir/' would be written as the file 'out/newdir' (or fail after the work)
+        return (f"cannot write {path}: it names a folder (the path of a file must not end "
+                f"in {path[-1]!r})")
     if mode is not None and not stat.S_ISREG(mode):
         # /dev/null, a FIFO: written into, the folder does not matter
         return None if os.access(path, os.W_OK) else \

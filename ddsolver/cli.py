@@ -452,8 +452,8 @@ def _default_output(path: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(["auto", "pbn", "lin"]), default="auto",
               show_default=True, help="Input format; auto goes by the file extension, "
                                       "then by the content.")
-@click.option("--threads", "-j", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Solver threads (default: all CPUs).")
+@click.option("--threads", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Solver threads, 1 to 64 (default: all CPUs).")
 @click.option("--check", is_flag=True,
               help="Compare with the DoubleDummyTricks, OptimumResultTable, OptimumScore "
                    "and ParContract tags already in the file; list every difference and "

@@ -296,6 +296,16 @@ def test_analyse_keeps_cr_only_line_ends(small_pbn: Path, tmp_path: Path):
     assert b'[OptimumScore "NS 1520"]\r' in data
 
 
+@pytest.mark.parametrize("opt", ["--threads", "-j"])
+def test_analyse_threads_capped_at_64(small_pbn: Path, opt: str):
+    # 100,000 threads of 2 MB each would be started: refused at the start, as the other
+    # commands' --threads are (1..64)
+    result = run("analyse", small_pbn, "-o", "-", opt, "100000")
+    assert result.exit_code == 2
+    assert "100000 is not in the range 1<=x<=64" in result.stderr
+    assert run("analyse", small_pbn, "-o", "-", opt, "64", "-q").exit_code == 0
+
+
 def test_analyse_stdout_and_threads(small_pbn: Path):
     result = run("analyse", small_pbn, "-o", "-", "--threads", "2", "-q")
     assert result.exit_code == 0
@@ -896,6 +906,16 @@ def test_analyse_ctrl_c_while_solving_exits_130_at_once_and_writes_nothing(tmp_p
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["freak.pbn"]
 
 
+def test_analyse_output_ending_in_a_separator_is_refused(small_pbn: Path, tmp_path):
+    # 'newdir/' was accepted and the analysed file written as the file 'newdir'
+    out = f"{tmp_path}/newdir/"
+    result = run("analyse", small_pbn, "-o", out, "-q")
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '-o' / '--output': cannot write {out}: it names a folder" \
+        in " ".join(result.stderr.split())
+    assert not (tmp_path / "newdir").exists()
+
+
 def test_the_shared_path_checks(tmp_path, monkeypatch):
     """ddsolver._io's checks, used by every command's path options (ddsolver.cli.check_path):
     the reasons they give, and what they let through."""
@@ -911,6 +931,12 @@ def test_the_shared_path_checks(tmp_path, monkeypatch):
     assert output_file_problem(tmp_path / "file" / "x") == \
         f"cannot write {tmp_path / 'file' / 'x'}: the folder {tmp_path / 'file'} is not a " \
         f"folder"
+    # a path ending in a separator names a folder: refused, whether it exists or not
+    for name in ("newdir/", "file/", "new.pbn/"):
+        assert output_file_problem(f"{tmp_path}/{name}") == \
+            f"cannot write {tmp_path}/{name}: it names a folder (the path of a file must " \
+            f"not end in '/')"
+    assert output_file_problem(f"{tmp_path}/") == f"cannot write {tmp_path}/: it is a folder"
     assert output_folder_problem(tmp_path / "a" / "b") is None        # created later
     assert output_folder_problem(tmp_path / "file") == \
         f"cannot use the folder {tmp_path / 'file'}: it is not a folder"

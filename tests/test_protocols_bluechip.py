@@ -809,6 +809,12 @@ def test_the_table_manager_command_refuses_empty_looping_or_dangling_paths(tmp_p
             (seeded + ["-o", str(dangling)],
              f"Invalid value for '-o' / '--out': cannot write {dangling}: the folder "
              f"{tmp_path / 'missing'} does not exist"),
+            (seeded + ["-o", f"{tmp_path}/newdir/"],
+             f"Invalid value for '-o' / '--out': cannot write {tmp_path}/newdir/: it names "
+             f"a folder"),
+            (seeded + ["-o", out, "--log", f"{tmp_path}/newdir/"],
+             f"Invalid value for '--log': cannot write {tmp_path}/newdir/: it names a "
+             f"folder"),
             (seeded + ["-o", str(tmp_path / "loop")],
              f"Invalid value for '-o' / '--out': cannot write {tmp_path / 'loop'}: Too many "
              f"levels of symbolic links")):

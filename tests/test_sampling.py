@@ -976,3 +976,14 @@ def test_simulate_refuses_empty_option_values_naming_the_option():
             assert f"Invalid value for '{option}': an empty value" in r.output, r.output
     r = runner.invoke(cli_main, ["simulate", "-c", "", "-d", "N"])
     assert r.exit_code == 2 and "Invalid value for '--contract': an empty value" in r.output
+
+
+def test_simulate_threads_capped_at_64():
+    # as the other subcommands' --threads: 100,000 threads (2 MB each) are refused at once
+    r = CliRunner().invoke(cli_main, ["simulate", "-c", "3NT", "-d", "N", "-n", "1",
+                                      "--seed", "1", "--threads", "100000"])
+    assert r.exit_code == 2
+    assert "100000 is not in the range 1<=x<=64" in r.output
+    r = CliRunner().invoke(cli_main, ["simulate", "-c", "3NT", "-d", "N", "-n", "1",
+                                      "--seed", "1", "--threads", "64"])
+    assert r.exit_code == 0, r.output

@@ -658,3 +658,10 @@ def test_a_file_under_a_file_is_refused_at_the_start(tmp_path):
     run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
         main, ["--new", "--pbn", ""], input="")
     assert run.exit_code == 2 and "'--pbn': an empty file name" in run.output, run.output
+    # a path ending in '/' names a folder: refused, not written as the file 'newdir'
+    run = CliRunner(env={"XDG_DATA_HOME": str(tmp_path / "data")}).invoke(
+        main, ["--new", "--pbn", f"{tmp_path}/newdir/"], input="")
+    assert run.exit_code == 2, run.output
+    assert f"'--pbn': cannot write {tmp_path}/newdir/: it names a folder" in \
+        " ".join(run.output.split()), run.output
+    assert not (tmp_path / "newdir").exists() and not (tmp_path / "data").exists()
