@@ -133,6 +133,51 @@ def _check_protocol(address: str) -> None:
             f".client.key (or DASK_DISTRIBUTED__COMM__TLS__CA_FILE and so on)")
 
 
+def _probe_scheduler(address: str, timeout: float) -> None:
+    """Ask a tcp:// address who it is, within ``timeout`` seconds in all, before a
+    ``Client`` is made: ``Client`` (and ``distributed.comm.connect``, whose timeout covers
+    only the connection) wait without end for a server that accepts the connection and
+    says nothing or speaks another protocol (a web server), and garbage in an answer can
+    reach the deserialisation (seen: a request for 3 EiB).  Nothing is left to clean up
+    after a failure, and Ctrl-C stops it at once.
+
+    :raises SchedulerUnreachableError: if no connection is made, nothing answers in time,
+        or the answer is not a Dask scheduler's identity; the message names the address.
+    """
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address
+
+    if parse_address(address)[0] != "tcp":
+        return
+
+    async def identity():
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except (asyncio.TimeoutError, TimeoutError):
+        raise SchedulerUnreachableError(
+            f"cannot reach the Dask scheduler {address!r}: no answer within "
+            f"{timeout:g} s") from None
+    except OSError as exc:
+        raise SchedulerUnreachableError(
+            f"cannot reach the Dask scheduler {address!r}: {exc}") from None
+    except Exception as exc:  # garbage in the answer: whatever deserialising it raised
+        raise SchedulerUnreachableError(
+            f"{address!r} did not answer as a Dask scheduler "
+            f"({type(exc).__name__})") from None
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+        raise SchedulerUnreachableError(
+            f"{address!r} answered, but not as a Dask scheduler")
+
+
 def connect_scheduler(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> Any:
     """A ``distributed.Client`` connected to the scheduler at ``address`` (not set as
     Dask's default client); the caller closes it.
@@ -152,6 +197,7 @@ def connect_scheduler(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) ->
     from distributed import Client
 
     _check_protocol(address)
+    _probe_scheduler(address, timeout)
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:

@@ -3,6 +3,7 @@ as a local run (tested with a ``distributed.LocalCluster`` in this process)."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -149,3 +150,53 @@ def test_tls_without_certificates_is_a_clear_error(tmp_path):
     assert (f"the file {str(missing)!r} of the Dask setting distributed.comm.tls.ca-file "
             f"does not exist") in res.output
     assert not out.exists()
+
+
+def _server(reply: bytes):
+    """A TCP server on loopback that accepts connections and sends ``reply`` (nothing if
+    empty) but never speaks Dask; returns its address and a function that stops it."""
+    import socket
+    import threading
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    sock.settimeout(0.2)
+    held, stop = [], threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if reply:
+                conn.sendall(reply)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def close():
+        stop.set()
+        thread.join()
+        for c in held:
+            c.close()
+        sock.close()
+    return f"tcp://127.0.0.1:{sock.getsockname()[1]}", close
+
+
+@pytest.mark.parametrize("reply", [b"", b"HTTP/1.0 400 Bad request\r\n\r\n" + b"\xff" * 64],
+                         ids=["silent", "not-dask"])
+def test_a_server_that_is_not_a_dask_scheduler_fails_within_the_timeout(reply):
+    # a server that accepts and says nothing, or answers in another protocol: Dask's
+    # Client waited for it without end (seen: over 1,000 s for `python -m http.server`)
+    pytest.importorskip("distributed")
+    address, close = _server(reply)
+    try:
+        start = time.monotonic()
+        with pytest.raises(SchedulerUnreachableError, match=re.escape(repr(address))):
+            connect_scheduler(address, timeout=1.0)
+        assert time.monotonic() - start < 10
+    finally:
+        close()
