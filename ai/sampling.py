@@ -1924,7 +1924,7 @@ def _seat_options(f):
         opts = [
             click.option(f"--{name}", f"{name}_hand", metavar="CARDS", default=None,
                          help=f"{name.title()}'s cards, PBN style (S.H.D.C): all 13, or "
-                              f"some (e.g. AK.. for the spade ace and king)."),
+                              f"some (e.g. AK... for the spade ace and king)."),
             click.option(f"--{name}-hcp", metavar="RANGE", default=None,
                          help=f"{name.title()}'s HCP: 9-10, 12+, -12 or 15."),
             click.option(f"--{name}-balanced/--{name}-unbalanced", default=None,
@@ -2048,8 +2048,13 @@ def simulate_command(contract, declarer, n, seed, threads, vulnerable, show, as_
                 bar.__exit__(None, None, None)
     except BridgeError as exc:
         raise click.UsageError(str(exc)) from None
+    if sim.n < n:
+        click.echo(f"Warning: only {sim.n} of the {n} deals asked for were found within the "
+                   f"dealer's limits ({sim.tries} tries): the constraints are tight; the "
+                   f"figures are from those {sim.n}.", err=True)
     if as_json:
         out = sim.to_dict()
+        out["requested"] = n
         out["seed"] = seed
         out["deals"] = [d.to_pbn() for d in sim.deals[:show]]
         click.echo(_json.dumps(out, indent=2, allow_nan=False))

@@ -987,3 +987,34 @@ def test_simulate_threads_capped_at_64():
     r = CliRunner().invoke(cli_main, ["simulate", "-c", "3NT", "-d", "N", "-n", "1",
                                       "--seed", "1", "--threads", "64"])
     assert r.exit_code == 0, r.output
+
+
+def test_simulate_says_when_fewer_deals_than_asked_were_found(monkeypatch):
+    """When the dealer's limits stop it short (tight constraints), the command says how
+    many of the deals asked for it found, on standard error, and the JSON gives both."""
+    import json
+
+    import ai.sampling as sampling
+
+    real = sampling.simulate_contract
+
+    def short(contract, deals, constraints, known, n, rng, **kw):
+        return real(contract, deals, constraints, known, 3, rng, **kw)   # the limit hit
+
+    monkeypatch.setattr(sampling, "simulate_contract", short)
+    try:
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:                       # click 8.2 and later keep stderr apart anyway
+        runner = CliRunner()
+    args = ["simulate", "-c", "3NT", "-d", "N", "-n", "20", "--seed", "1", "--threads", "1"]
+    r = runner.invoke(cli_main, args)
+    assert r.exit_code == 0, r.output
+    assert "Warning: only 3 of the 20 deals asked for were found" in r.stderr
+    assert "3NT by North: 3 deals" in r.stdout
+    j = runner.invoke(cli_main, [*args, "--json"])
+    out = json.loads(j.stdout)
+    assert out["n"] == 3 and out["requested"] == 20
+    # all found: no warning
+    monkeypatch.setattr(sampling, "simulate_contract", real)
+    r = runner.invoke(cli_main, [*args[:-4], "-n", "3", "--seed", "1", "--threads", "1"])
+    assert r.exit_code == 0 and "Warning" not in r.stderr
