@@ -28,6 +28,11 @@ from .table import Seat
 __all__ = ["Hand", "Deal", "random_deal", "random_deals"]
 
 
+def _title(seat) -> str:
+    """A seat as messages name it: North, not NORTH."""
+    return seat.name.title()
+
+
 def pbn_hand_mask(text: str) -> int:
     """The card mask of a PBN hand ``S.H.D.C``, any number of cards (:meth:`Hand.from_pbn`
     adds the 13-card limit).
@@ -229,18 +234,18 @@ class Deal:
             if h is None:
                 continue
             if not isinstance(h, Hand):
-                raise InvalidDealError(f"{seat.name} hand is not a Hand: {h!r}")
+                raise InvalidDealError(f"{_title(seat)} hand is not a Hand: {h!r}")
             if seen & h.mask:
                 dup = next(cards_of_mask(seen & h.mask))
                 first = next(s for s, o in zip(Seat, hands)
                              if o is not None and s != seat and dup in o)
                 raise InvalidDealError(
-                    f"duplicate card {dup}: dealt to {first.name} and {seat.name}")
+                    f"duplicate card {dup}: dealt to {_title(first)} and {_title(seat)}")
             seen |= h.mask
             if len(h) > 13:
-                raise InvalidDealError(f"{seat.name} has {len(h)} cards, more than 13")
+                raise InvalidDealError(f"{_title(seat)} has {len(h)} cards, more than 13")
             if complete and len(h) != 13:
-                raise InvalidDealError(f"{seat.name} has {len(h)} cards, not 13")
+                raise InvalidDealError(f"{_title(seat)} has {len(h)} cards, not 13")
         known = [len(h) for h in hands if h is not None]
         if equal_lengths and known and len(set(known)) > 1:
             sizes = ", ".join(f"{s.letter}={len(h)}" for s, h in zip(Seat, hands) if h is not None)
@@ -284,7 +289,7 @@ class Deal:
             try:
                 hands[seat] = None if part == "-" else Hand.from_pbn(part)
             except InvalidDealError as exc:
-                raise InvalidDealError(f"{seat.name}: {exc}") from None
+                raise InvalidDealError(f"{_title(seat)}: {exc}") from None
         if complete is None:
             complete = all(h is not None and len(h) == 13 for h in hands)
         return cls(hands, complete=complete, equal_lengths=equal_lengths)

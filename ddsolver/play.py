@@ -27,6 +27,11 @@ __all__ = ["Position", "trick_winner"]
 _SUIT_MASK = 0xFFFF
 
 
+def _title(seat) -> str:
+    """A seat as messages name it: North, not NORTH."""
+    return seat.name.title()
+
+
 def _as_card(card) -> Card:
     """A Card, or card text (``"SA"``) read with :meth:`Card.from_str`."""
     if isinstance(card, str):
@@ -74,7 +79,7 @@ def _beats(card: Card, current: Card, trump: Strain) -> bool:
 
 def _hand_mask(h: Union[Hand, str, int, None], seat: Seat) -> int:
     if h is None:
-        raise InvalidPositionError(f"{seat.name}'s hand is unknown: a position needs all four "
+        raise InvalidPositionError(f"{_title(seat)}'s hand is unknown: a position needs all four "
                                    f"hands")
     if isinstance(h, Hand):
         return h.mask
@@ -83,9 +88,9 @@ def _hand_mask(h: Union[Hand, str, int, None], seat: Seat) -> int:
     elif hasattr(h, "__index__") and not isinstance(h, bool):
         mask = operator.index(h)        # an int or a numpy integer
         if mask < 0 or mask & ~FULL_DECK_MASK:
-            raise InvalidDealError(f"{seat.name}: invalid card mask {mask:#x}")
+            raise InvalidDealError(f"{_title(seat)}: invalid card mask {mask:#x}")
     else:
-        raise InvalidPositionError(f"{seat.name}'s hand is not a Hand, a PBN hand or a card "
+        raise InvalidPositionError(f"{_title(seat)}'s hand is not a Hand, a PBN hand or a card "
                                    f"mask: {h!r}")
     return mask     # more than 13 cards: refused with the other hand-size checks
 
@@ -185,16 +190,16 @@ class Position:
         sizes = [bin(m).count("1") for m in masks]
         for seat in Seat:
             if sizes[seat] > 13:
-                raise InvalidPositionError(f"{seat.name} holds {sizes[seat]} cards: at most 13")
+                raise InvalidPositionError(f"{_title(seat)} holds {sizes[seat]} cards: at most 13")
         n = sizes[leader] + (1 if trick else 0)
         for k in range(4):
             seat = leader.next(k)
             expected = n - 1 if k < len(trick) else n
             if sizes[seat] != expected:
                 raise InvalidPositionError(
-                    f"{seat.name} holds {sizes[seat]} card{'s' * (sizes[seat] != 1)}; "
+                    f"{_title(seat)} holds {sizes[seat]} card{'s' * (sizes[seat] != 1)}; "
                     f"expected {expected} with "
-                    f"{len(trick)} card(s) in the current trick led by {leader.name}")
+                    f"{len(trick)} card(s) in the current trick led by {_title(leader)}")
         if n > 13:
             raise InvalidPositionError(f"hands of {n} cards: at most 13")
         # revoke check on the cards already in the trick
@@ -204,7 +209,7 @@ class Position:
                 seat = leader.next(k)
                 if c.suit != led and (masks[seat] >> (16 * led)) & _SUIT_MASK:
                     raise InvalidPositionError(
-                        f"{seat.name} played {c} on a {led.name.lower()} lead while holding "
+                        f"{_title(seat)} played {c} on a {led.name.lower()} lead while holding "
                         f"{led.name.lower()} (revoke)")
         self._hands = list(masks)
         self._trump = trump
@@ -312,15 +317,16 @@ class Position:
         if seat is not None:
             seat = Seat.coerce(seat)
             if seat != mover:
-                raise OutOfTurnError(f"{seat.name} played {card} but it is {mover.name}'s turn")
+                raise OutOfTurnError(
+                    f"{_title(seat)} played {card} but it is {_title(mover)}'s turn")
         hand = self._hands[mover]
         if not hand & card.bit:
-            raise CardNotHeldError(f"{mover.name} does not hold {card}")
+            raise CardNotHeldError(f"{_title(mover)} does not hold {card}")
         if self._trick:
             led = self._trick[0].suit
             if card.suit != led and hand & (_SUIT_MASK << (16 * led)):
                 raise RevokeError(
-                    f"{mover.name} must follow {led.name.lower()}: {card} is a revoke")
+                    f"{_title(mover)} must follow {led.name.lower()}: {card} is a revoke")
         self._hands[mover] = hand & ~card.bit
         self._trick.append(card)
         self._played.append(card)

@@ -323,7 +323,7 @@ def test_hand_holds_at_most_13_cards():
     with pytest.raises(InvalidDealError, match="52 cards"):
         Hand(card_mask(ALL_CARDS))
     assert len(Hand(spades)) == 13
-    with pytest.raises(InvalidDealError, match="NORTH: a hand of 14 cards"):
+    with pytest.raises(InvalidDealError, match="North: a hand of 14 cards"):
         Deal.from_pbn("N:AKQJT98765432.A.. - - -", complete=False)
 
 

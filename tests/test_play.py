@@ -488,7 +488,7 @@ def test_from_remaining_wrong_types_are_type_errors(hands, trick):
 
 
 def test_from_remaining_names_the_long_hand_and_reads_a_trick_string():
-    with pytest.raises(InvalidPositionError, match="NORTH holds 14 cards"):
+    with pytest.raises(InvalidPositionError, match="North holds 14 cards"):
         Position.from_remaining(["AKQJT98765432.2..", "...", "...", "..."],
                                 Strain.NOTRUMP, Seat.NORTH)
     pos = Position.from_remaining(["A...", "K...", "Q...", "..."], Strain.NOTRUMP,
@@ -503,7 +503,7 @@ def test_from_remaining_reads_numpy_masks():
     masks = np.array(deal.masks(), dtype=np.uint64)
     pos = Position.from_remaining(list(masks), Strain.NOTRUMP, Seat.EAST)
     assert pos.hand(Seat.NORTH) == deal.north
-    with pytest.raises(InvalidPositionError, match="NORTH holds 14 cards"):
+    with pytest.raises(InvalidPositionError, match="North holds 14 cards"):
         Position.from_remaining([np.uint64(int(deal.masks()[0]) | (1 << (16 * 3 + 3))),
                                  0, 0, 0], Strain.NOTRUMP, Seat.NORTH)
 

@@ -697,7 +697,7 @@ class PBNGame:
                 pos.play(pc.card, seat=pc.seat)
             except BridgeError as exc:
                 raise self._error(self.tag("Play"),
-                                  f"trick {k // 4 + 1}: {pc.seat.name} cannot play "
+                                  f"trick {k // 4 + 1}: {pc.seat.name.title()} cannot play "
                                   f"{pc.card}: {exc}", pc.line) from None
         return pos
 

@@ -479,8 +479,8 @@ def _replay_auction(game: PBNGame, t: Tag, parsed: PBNAuction, lines: list[int |
     if dealer is None:
         dealer = opener
     if opener != dealer:
-        raise game._error(t, f"the first call is {opener.name}'s, but the dealer is "
-                             f"{dealer.name} (use '-' for the seats before the dealer)",
+        raise game._error(t, f"the first call is {opener.name.title()}'s, but the dealer is "
+                             f"{dealer.name.title()} (use '-' for the seats before the dealer)",
                           lines[0])
     auction = Auction(dealer)
     for e, line in zip(parsed.entries, lines):
@@ -493,7 +493,7 @@ def _replay_auction(game: PBNGame, t: Tag, parsed: PBNAuction, lines: list[int |
         try:
             auction.add(e.call)
         except BridgeError as exc:
-            raise game._error(t, f"illegal call {e.token!r} by {e.seat.name} in the "
+            raise game._error(t, f"illegal call {e.token!r} by {e.seat.name.title()} in the "
                                  f"Auction section: {exc}", line) from None
     parsed.auction = auction
 
@@ -578,8 +578,8 @@ def _check_play_cards(game: PBNGame, t: Tag, parsed: PBNPlay,
                 hand = deal[e["seat"]]
                 if hand is not None and card not in hand:
                     raise game._error(
-                        t, f"card {card} in {e['seat'].name}'s column of the Play "
-                           f"section is not in {e['seat'].name}'s hand", e["line"])
+                        t, f"card {card} in {e['seat'].name.title()}'s column of the Play "
+                           f"section is not in {e['seat'].name.title()}'s hand", e["line"])
 
 
 def auction_lines(calls: Iterable[Call | str | AnnotatedCall], first: Seat,
