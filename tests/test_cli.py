@@ -845,10 +845,22 @@ def test_analyse_an_endless_stdin_stops_at_the_cap_with_exit_2():
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_analyse_ctrl_c_while_reading_stdin_exits_130_at_once():
+def _interrupt_analyse(proc) -> bytes:
+    """SIGINT to a running ``ddsolver analyse``: it stops within 3 s with status 130 and
+    says nothing was written; its standard output is returned."""
     import signal
     import time
 
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 3
+    assert proc.returncode == 130
+    assert stderr.decode() == "\nInterrupted: nothing written.\n"
+    return stdout
+
+
+def test_analyse_ctrl_c_while_reading_stdin_exits_130_at_once():
     proc = subprocess.Popen([sys.executable, "-m", "ddsolver", "analyse", "-"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=_child_env(),
@@ -856,12 +868,7 @@ def test_analyse_ctrl_c_while_reading_stdin_exits_130_at_once():
     # more than a pipe holds: when write returns, the command is reading its input
     proc.stdin.write(b"% PBN 2.1\n" + b"x" * (4 << 20))
     proc.stdin.flush()
-    start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert time.monotonic() - start < 3
-    assert proc.returncode == 130
-    assert stderr.decode() == "\nInterrupted: nothing written.\n"
+    stdout = _interrupt_analyse(proc)
     assert stdout == b""
 
 
@@ -881,7 +888,6 @@ main(sys.argv[1:], prog_name="ddsolver")
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_analyse_ctrl_c_while_solving_exits_130_at_once_and_writes_nothing(tmp_path: Path):
-    import signal
     import time
 
     from ddsolver.ddsfiles import read_dds_file
@@ -897,12 +903,7 @@ def test_analyse_ctrl_c_while_solving_exits_130_at_once_and_writes_nothing(tmp_p
                             preexec_fn=_child_setup())
     assert proc.stderr.readline() == b"solving\n"
     time.sleep(0.3)
-    start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert time.monotonic() - start < 3
-    assert proc.returncode == 130
-    assert stderr.decode() == "\nInterrupted: nothing written.\n"
+    assert _interrupt_analyse(proc) == b""
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["freak.pbn"]
 
 
