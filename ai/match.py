@@ -1206,8 +1206,8 @@ class _CLIError(click.ClickException):
 @click.option("--journal", default=None, metavar="PATH",
               help="The journal of finished tables (default: OUTPUT.journal); run the same "
                    "command again to resume.")
-@click.option("-w", "--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes playing tables.")
+@click.option("-w", "--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes playing tables (1-64).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Play on a Dask cluster (e.g. tcp://host:8786) instead of local "
                    "processes; needs 'pip install ddsolver[dask]'.")

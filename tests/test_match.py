@@ -550,3 +550,13 @@ def test_the_match_command(played, tmp_path):
     assert res.exit_code == 2 and "expected KEY=VALUE" in res.output
     res = runner.invoke(ai_main, args + ["--seed", "12"])
     assert res.exit_code == 2 and "belongs to another match" in res.output
+
+
+def test_match_workers_are_capped_at_64(tmp_path):
+    # each worker is a process: --workers 100000 would start that many (the other
+    # commands cap their --threads at 64 too)
+    res = CliRunner().invoke(ai_main, ["match", "easy", "easy", "--boards", "1",
+                                       "--workers", "100000", "-o", str(tmp_path / "m.pbn")])
+    assert res.exit_code == 2
+    assert "100000 is not in the range 1<=x<=64" in res.output
+    assert not (tmp_path / "m.pbn").exists()
