@@ -335,15 +335,21 @@ def _play(table, tm, until):
     assert table.run(until=until)
 
 
-def test_calls_and_cards_are_refused_when_not_legal_and_nothing_changes():
-    table, tm, clock = _table()
+def _hold_norths_first_call(table, tm):
+    """Seat four clients and play to the auction of board 1 of seed 4 (North deals),
+    holding North's first call and readiness back; returns those two held lines."""
     _seat_all(table)
-    # board 1 of seed 4: North deals; hold North's first call back
     _play(table, tm, lambda: tm.board is not None and all(
         tm.conns[s].stage == "play" for s in "NESW"))
     held = [x for x in table.queue if x[0] == "N"]
     table.queue = [x for x in table.queue if x[0] != "N"]
     assert held == [("N", "North bids 1C"), ("N", "North ready for East's bid")]
+    return held
+
+
+def test_calls_and_cards_are_refused_when_not_legal_and_nothing_changes():
+    table, tm, clock = _table()
+    held = _hold_norths_first_call(table, tm)
     table.run()
     board = tm.board
     assert board.auction.to_act == N and board.spec.dealer == N
@@ -996,12 +1002,7 @@ def test_relayed_alerts_have_their_control_characters_replaced():
     with each control character replaced by '?': one client cannot drive the terminal of
     another's operator."""
     table, tm, clock = _table(relay_alerts=True)
-    _seat_all(table)
-    _play(table, tm, lambda: tm.board is not None and all(
-        tm.conns[s].stage == "play" for s in "NESW"))
-    held = [x for x in table.queue if x[0] == "N"]
-    table.queue = [x for x in table.queue if x[0] != "N"]
-    assert held == [("N", "North bids 1C"), ("N", "North ready for East's bid")]
+    held = _hold_norths_first_call(table, tm)
     assert table.send("N", "North bids 1C Alert. Precision\x1b[2J\x07 16+\x00 \u202e\x9b") \
         == []
     table.queue.extend(held[1:])
