@@ -237,61 +237,63 @@ def _summary_times(times: Sequence[float], timed: Sequence["Timed"] = ()) -> dic
     return out
 
 
-def run_declarer(member, name, seed, threads) -> dict:
+def _play_against_dd(member, name, seed, threads, test):
+    """Play one board with the computer ``name`` on one side and double-dummy players on
+    the other: as declarer (``test == "declarer"``, it plays dummy too) or as both
+    defenders.  Returns the computer (closed), the ``BoardResult``, the seconds the board
+    took, declarer's double-dummy tricks before and after the opening lead, and the sign
+    that turns North-South scores into declarer's side's."""
     idx, board, deal, dealer, vul, auction = member
     system = _system()
     declarer = auction.declarer
-    computer = Timed(make_player(name, f"{seed}:{idx}:declarer", threads))
+    computer = Timed(make_player(name, f"{seed}:{idx}:{test}", threads))
     dd = DoubleDummyPlayer(deal, system)
-    players = {s: (computer if s.side == declarer.side else dd) for s in Seat}
+    computer_side = declarer.side if test == "declarer" else declarer.side.opponents
+    players = {s: (computer if s.side == computer_side else dd) for s in Seat}
     t0 = time.perf_counter()
     result = play_board(deal, players, dealer, vul, auction=auction, scoring="IMP",
                         system=system)
     seconds = time.perf_counter() - t0
-    solver = dd.solver
-    before = _dd_declarer_tricks(solver, deal, auction)
-    after = _dd_declarer_tricks(solver, deal, auction, result.play[:1])
-    contract = result.contract
-    dd_score = ns_score(contract, after, vul)
+    before = _dd_declarer_tricks(dd.solver, deal, auction)
+    after = _dd_declarer_tricks(dd.solver, deal, auction, result.play[:1])
     _close(computer)
     sign = 1 if declarer.side == Seat.NORTH.side else -1
+    return computer, result, seconds, before, after, sign
+
+
+def _common_fields(computer, result, seconds) -> dict:
+    return {"seconds": round(seconds, 3), "samples": computer.samples,
+            "play": " ".join(str(c) for _, c in result.play),
+            **_summary_times(computer.times, [computer])}
+
+
+def run_declarer(member, name, seed, threads) -> dict:
+    vul = member[4]
+    computer, result, seconds, before, after, sign = _play_against_dd(
+        member, name, seed, threads, "declarer")
+    contract = result.contract
+    dd_score = ns_score(contract, after, vul)
     return {"dd": before, "dd_after_lead": after, "tricks": result.tricks,
             "loss": after - result.tricks,
             "made": result.tricks >= contract.tricks_needed,
             "dd_made": after >= contract.tricks_needed,
             "imps": imps(sign * (result.score - dd_score)),
-            "seconds": round(seconds, 3), "samples": computer.samples,
-            "play": " ".join(str(c) for _, c in result.play),
-            **_summary_times(computer.times, [computer])}
+            **_common_fields(computer, result, seconds)}
 
 
 def run_defence(member, name, seed, threads) -> dict:
-    idx, board, deal, dealer, vul, auction = member
-    system = _system()
-    declarer = auction.declarer
-    computer = Timed(make_player(name, f"{seed}:{idx}:defence", threads))
-    dd = DoubleDummyPlayer(deal, system)
-    players = {s: (dd if s.side == declarer.side else computer) for s in Seat}
-    t0 = time.perf_counter()
-    result = play_board(deal, players, dealer, vul, auction=auction, scoring="IMP",
-                        system=system)
-    seconds = time.perf_counter() - t0
-    solver = dd.solver
-    before = _dd_declarer_tricks(solver, deal, auction)
-    after = _dd_declarer_tricks(solver, deal, auction, result.play[:1])
+    vul = member[4]
+    computer, result, seconds, before, after, sign = _play_against_dd(
+        member, name, seed, threads, "defence")
     contract = result.contract
     dd_score = ns_score(contract, before, vul)
-    _close(computer)
-    sign = 1 if declarer.side == Seat.NORTH.side else -1
     return {"dd": before, "dd_after_lead": after, "tricks": result.tricks,
             "given": result.tricks - before, "lead_loss": after - before,
             "set": result.tricks < contract.tricks_needed,
             "dd_set": before < contract.tricks_needed,
             "imps": imps(-sign * (result.score - dd_score)),
             "lead": str(result.play[0][1]),
-            "seconds": round(seconds, 3), "samples": computer.samples,
-            "play": " ".join(str(c) for _, c in result.play),
-            **_summary_times(computer.times, [computer])}
+            **_common_fields(computer, result, seconds)}
 
 
 def run_lead(member, name, seed, threads) -> dict:
