@@ -302,15 +302,9 @@ class HumanPlayer:
             answer = s.ask("Your call (? for help): ").strip()
             word, _, arg = answer.partition(" ")
             low = word.lower()
-            if low in ("?", "help"):
-                self.messages = HELP.splitlines()
-            elif low == "quit":
-                raise QuitGame
-            elif low in ("e", "explain"):
-                self.messages = self._explain(view, arg.strip())
-            elif low == "auction":
-                self.messages = self._whole_auction(view)
-            elif low in ("h", "hint"):
+            if self._common_command(low, arg, view):
+                continue
+            if low in ("h", "hint"):
                 if hint is None:
                     self.messages = ["Suggestions are given at the easy level only."]
             elif not answer:
@@ -326,6 +320,23 @@ class HumanPlayer:
                                      f"{self._why_illegal(view.auction, call)}."]
                     continue
                 return call
+
+    def _common_command(self, low: str, arg: str, view: SeatView) -> bool:
+        """Carry out a command the auction and the play share (``?``/``help``, ``quit``,
+        ``e``/``explain`` [call], ``auction``) given its lower-cased word ``low`` and the
+        rest of the line ``arg``; True when it was one of them.  Raises
+        :class:`QuitGame` on ``quit``."""
+        if low in ("?", "help"):
+            self.messages = HELP.splitlines()
+        elif low == "quit":
+            raise QuitGame
+        elif low in ("e", "explain"):
+            self.messages = self._explain(view, arg.strip())
+        elif low == "auction":
+            self.messages = self._whole_auction(view)
+        else:
+            return False
+        return True
 
     def _why_illegal(self, auction: Auction, call: Call) -> str:
         try:
@@ -409,15 +420,9 @@ class HumanPlayer:
             answer = s.ask(f"Card from {who} [{legal_text}] (? help): ").strip()
             word, _, arg = answer.partition(" ")
             low = word.lower()
-            if low in ("?", "help"):
-                self.messages = HELP.splitlines()
-            elif low == "quit":
-                raise QuitGame
-            elif low in ("e", "explain"):
-                self.messages = self._explain(view, arg.strip())
-            elif low == "auction":
-                self.messages = self._whole_auction(view)
-            elif low in ("h", "hint"):
+            if self._common_command(low, arg, view):
+                continue
+            if low in ("h", "hint"):
                 self.messages = self._card_hint(view)
             elif low == "claim":
                 left = 13 - len(view.played) // 4

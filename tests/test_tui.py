@@ -109,6 +109,17 @@ def test_bad_calls_get_a_message_and_a_new_prompt(tmp_path):
     assert len(saved["current"]["progress"]["play"]) == 1          # East's opening lead
 
 
+def test_help_and_auction_commands_while_playing(tmp_path):
+    # the commands the auction and the play share work at a card prompt too
+    d = Driver(["p", "?", "auction", "quit"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    assert TerminalGame(game, d.screen(), seed=1, computer_settings=FAST).run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert [p.split(" [")[0] for _, p, _ in d.screens[1:]] == ["Card from South (dummy)"] * 3
+    assert "claim N = N of them" in said[2]
+    assert " 1 North 1NT   1NT opening" in said[3] and " 2 East  Pass" in said[3]
+
+
 def test_bad_cards_and_claims_then_resume(tmp_path):
     path = tmp_path / "m.json"
     game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=path)
