@@ -269,7 +269,7 @@ def compare_analysis_tags(game: PBNGame, table: Any, par_result: Any) -> list[st
         except BridgeError as exc:
             mismatches.append(f"DoubleDummyTricks unreadable: {exc}")
     t = game.tag("OptimumResultTable")
-    if t is not None and t.section:
+    if t is not None and t.section_view():
         compared = True
         try:
             theirs_table = parse_optimum_result_table(t.section)

@@ -75,7 +75,7 @@ class _RawTag:
         self.start = start
         self.end = start
         self.has_data = False
-        self.comments: list[str] = []
+        self.comments: list[str] | None = None   # made with the first comment
 
 
 class _Reader:
@@ -272,7 +272,7 @@ class _Reader:
                                            *(x for c in preamble for x in c.split("\n"))])
                 return
             tag = last.tag_list[-1]
-            if tag.section:
+            if tag.section_view():
                 tag.section.extend(x for c in preamble for x in c.split("\n"))
                 tag.section_lines = None
             else:
@@ -281,7 +281,11 @@ class _Reader:
 
     def add_comment(self, tags: list[_RawTag], preamble: list[str], comment: str) -> None:
         if tags:
-            tags[-1].comments.append(comment)
+            raw = tags[-1]
+            if raw.comments is None:
+                raw.comments = [comment]
+            else:
+                raw.comments.append(comment)
         else:
             preamble.append(comment)
 

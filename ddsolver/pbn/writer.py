@@ -34,8 +34,8 @@ def game_lines(game: PBNGame) -> list[str]:
     """
     if game.raw_text is not None:
         return game.raw_text.split("\n")
-    lines = [e for e in game.escapes]
-    for c in game.preamble:
+    lines = list(game._escapes or ())      # (the lists are made only when asked for)
+    for c in game._preamble or ():
         lines.extend(c.split("\n"))
     for t in game.tag_list:
         if not NAME_RE.fullmatch(t.name):
@@ -43,9 +43,9 @@ def game_lines(game: PBNGame) -> list[str]:
         if "\n" in t.value or "\r" in t.value:
             raise PBNError(f"cannot write tag {t.name}: its value has a line break")
         lines.append(t.to_pbn())
-        for c in t.comments:
+        for c in t.comments_view():
             lines.extend(c.split("\n"))
-        for s in t.section:
+        for s in t.section_view():
             # an empty line can stand in a section only inside a {comment} (elsewhere it
             # ends the game): written as read, as comments are
             lines.append(s.rstrip())
