@@ -377,13 +377,16 @@ def _prepare(game: PBNGame) -> BoardAnalysis:
     number = game.board
     if dealer is None:
         dealer = board_dealer(number) if number is not None else Seat.NORTH
-        board.notes.append(f"no dealer given: par computed with dealer {dealer.letter}"
-                           f"{' (board number)' if number is not None else ''}")
+        # interned: a handful of different sentences, one per board of a deal-only file
+        board.notes.append(sys.intern(
+            f"no dealer given: par computed with dealer {dealer.letter}"
+            f"{' (board number)' if number is not None else ''}"))
     if vulnerability is None:
         vulnerability = (board_vulnerability(number) if number is not None
                          else Vulnerability.NONE)
-        board.notes.append(f"no vulnerability given: par computed for {vulnerability.pbn}"
-                           f"{' (board number)' if number is not None else ''}")
+        board.notes.append(sys.intern(
+            f"no vulnerability given: par computed for {vulnerability.pbn}"
+            f"{' (board number)' if number is not None else ''}"))
     board.deal, board.dealer, board.vulnerability = deal, dealer, vulnerability
     return board
 
