@@ -74,6 +74,12 @@ class PBNGame:
         could be read (maybe none, or only its ``Board``).
     :ivar raw_text: the text of a game that could not be read, as it stands in the file;
         the writer writes it back unchanged.  ``None`` for a game that was read.
+    :ivar file_header: for the first game of a file, the identification lines of the
+        file's start that are not kept in :attr:`escapes`, as read (rstripped):
+        ``("% PBN 2.1", "% EXPORT")``; ``None`` for other games and games built in code.
+        The writer writes its own ``% PBN 2.1`` line, and ``% EXPORT`` after it when the
+        first game's header has one (PBN 2.1: the line that marks export format).  Not
+        compared.
 
     Parsed views (computed from the tags on each access; each raises
     :class:`~ddsolver.errors.PBNError` naming line and board for a bad value):
@@ -115,14 +121,15 @@ class PBNGame:
         self.lin: dict[str, Any] | None = None
         self.error: str | None = None
         self.raw_text: str | None = None
+        self.file_header: tuple[str, ...] | None = None
         self._auction_override: tuple[Any, PBNAuction] | None = None
         self._play_override: tuple[Any, PBNPlay] | None = None
         # (the Deal tag's text, its deal): parsed once while the text stays the same
         self._deal_cache: tuple[str, Deal] | None = None
 
     __slots__ = ("_auction_override", "_deal_cache", "_escapes", "_play_override",
-                 "_preamble", "_warnings", "claim", "error", "index", "lin", "line",
-                 "raw_text", "source", "tag_list")
+                 "_preamble", "_warnings", "claim", "error", "file_header", "index", "lin",
+                 "line", "raw_text", "source", "tag_list")
 
     @property
     def preamble(self) -> list[str]:
@@ -852,6 +859,7 @@ class PBNGame:
         game.claim = self.claim
         game.lin = None if self.lin is None else dict(self.lin)
         game.error, game.raw_text = self.error, self.raw_text
+        game.file_header = self.file_header
         return game
 
 
