@@ -370,3 +370,21 @@ def test_an_input_without_the_export_line_is_not_given_one_with_lf():
     out = io.BytesIO()
     analyse_file(text.encode(), name="x.pbn", threads=1).write(out)
     assert out.getvalue().decode().split("\n")[:2] == ["% PBN 2.1", '[Event "t"]']
+
+
+def test_deal_only_games_cost_a_bounded_memory_each_once_analysed():
+    # 2,000 games of a Deal tag alone (2 deals in turn): read and analysed, they held ~4.9
+    # kB each (20 OptimumResultTable lines of their own, four Tag dataclasses); ~2.8 kB now.
+    import gc
+    import tracemalloc
+    data = ''.join(f'[Deal "{d}"]\n\n' for d in (TOPS, SPEC) * 1000).encode()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        report = analyse_file(data, name="x.pbn", threads=1)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert report.analysed == 2000 and report.distinct_deals == 2
+    assert held / 2000 < 3800, f"{held / 2000:.0f} bytes a game"

@@ -1302,3 +1302,27 @@ def test_the_export_line_of_a_file_survives_a_read_and_write_with_lf(header):
     assert dumps_pbn(plain) == '% PBN 2.1\n[Event "a"]\n'
     assert dumps_pbn(plain, export=True) == '% PBN 2.1\n% EXPORT\n[Event "a"]\n'
     assert games[0].copy().file_header == games[0].file_header
+
+
+def test_tiny_games_cost_a_bounded_memory_each():
+    # 20,000 one-tag games: the games read held ~776 bytes each (a Tag dataclass with two
+    # empty lists, a PBNGame with four lists and a __dict__); with slots and lists made
+    # only when needed, ~390.  The bound is generous, and fails the old layout.
+    import gc
+    import tracemalloc
+    text = '[Event "x"]\n\n' * 20_000
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        games = parse_pbn(text)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(games) == 20_000 and games[-1].get("Event") == "x"
+    assert held / len(games) < 550, f"{held / len(games):.0f} bytes a game"
+    # the lists are still there when asked for, and behave as lists
+    g = games[0]
+    assert g.preamble == [] and g.escapes == [] and g.warnings == []
+    g.tag_list[0].comments.append("{ c }")
+    assert g.comments == ["c"] and g.tag_list[0] != games[1].tag_list[0]
