@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
@@ -76,6 +77,11 @@ def table_dict(table: Any) -> dict[str, dict[str, int]]:
             for strain in Strain}
 
 
+#: ``slots=True`` for the dataclasses made once a game (Python 3.10 and later; without it an
+#: object carries a ``__dict__``, ~100 bytes more a game).
+_SLOTS: dict[str, bool] = {"slots": True} if sys.version_info >= (3, 10) else {}
+
+
 def par_dict(result: ParResult) -> dict[str, Any]:
     """A par result as JSON: ``score`` for North-South, ``contracts`` in DDS text, and the
     ``OptimumScore``/``ParContract`` tag values."""
@@ -88,7 +94,7 @@ def par_dict(result: ParResult) -> dict[str, Any]:
     }
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class BoardAnalysis:
     """What the analysis did with one game of the input.
 
@@ -125,7 +131,7 @@ class BoardAnalysis:
     @property
     def warnings(self) -> list[str]:
         """What the reader tolerated in the game (:attr:`PBNGame.warnings`)."""
-        return list(self.game.warnings)
+        return list(self.game._warnings or ())   # (no list made for a game without)
 
     def to_json(self) -> dict[str, Any]:
         """The board as JSON: ``board``, ``index``, then ``skipped`` (and ``malformed``)
@@ -371,13 +377,16 @@ def _prepare(game: PBNGame) -> BoardAnalysis:
     number = game.board
     if dealer is None:
         dealer = board_dealer(number) if number is not None else Seat.NORTH
-        board.notes.append(f"no dealer given: par computed with dealer {dealer.letter}"
-                           f"{' (board number)' if number is not None else ''}")
+        # interned: a handful of different sentences, one per board of a deal-only file
+        board.notes.append(sys.intern(
+            f"no dealer given: par computed with dealer {dealer.letter}"
+            f"{' (board number)' if number is not None else ''}"))
     if vulnerability is None:
         vulnerability = (board_vulnerability(number) if number is not None
                          else Vulnerability.NONE)
-        board.notes.append(f"no vulnerability given: par computed for {vulnerability.pbn}"
-                           f"{' (board number)' if number is not None else ''}")
+        board.notes.append(sys.intern(
+            f"no vulnerability given: par computed for {vulnerability.pbn}"
+            f"{' (board number)' if number is not None else ''}"))
     board.deal, board.dealer, board.vulnerability = deal, dealer, vulnerability
     return board
 

@@ -348,3 +348,43 @@ def test_the_documented_cap_and_its_message_are_the_real_ones():
     assert f"`Error: {message}`" in doc
     assert "at most 256 MiB of it (`ddsolver.analysis.MAX_INPUT_BYTES`)" in doc
     assert "`Interrupted: nothing written.` on stderr" in doc
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_the_export_line_of_the_input_is_written_back(newline: str):
+    # PBN 2.1: '% EXPORT', the line after '% PBN 2.1', says the file is in export format.
+    # analyse writes the file back with the input's line ends; it dropped '% EXPORT' from
+    # an input with LF (or CR) line ends, keeping it only for CRLF.
+    text = ("% PBN 2.1\n% EXPORT\n%Creator: someone\n" + game(1, TOPS) + "\n"
+            + game(2, SPEC)).replace("\n", newline)
+    report = analyse_file(text.encode("latin-1"), name="x.pbn", threads=1)
+    out = io.BytesIO()
+    report.write(out)
+    lines = out.getvalue().decode("latin-1").split(newline)
+    assert lines[:3] == ["% PBN 2.1", "% EXPORT", "%Creator: someone"]
+    assert sum(1 for ln in lines if ln.startswith("%")) == 3
+
+
+def test_an_input_without_the_export_line_is_not_given_one_with_lf():
+    text = "% PBN 2.1\n" + game(1, TOPS)
+    out = io.BytesIO()
+    analyse_file(text.encode(), name="x.pbn", threads=1).write(out)
+    assert out.getvalue().decode().split("\n")[:2] == ["% PBN 2.1", '[Event "t"]']
+
+
+def test_deal_only_games_cost_a_bounded_memory_each_once_analysed():
+    # 2,000 games of a Deal tag alone (2 deals in turn): read and analysed, they held ~4.9
+    # kB each (20 OptimumResultTable lines of their own, four Tag dataclasses); ~2.8 kB now.
+    import gc
+    import tracemalloc
+    data = ''.join(f'[Deal "{d}"]\n\n' for d in (TOPS, SPEC) * 1000).encode()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        report = analyse_file(data, name="x.pbn", threads=1)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert report.analysed == 2000 and report.distinct_deals == 2
+    assert held / 2000 < 3800, f"{held / 2000:.0f} bytes a game"

@@ -1281,3 +1281,48 @@ def test_a_number_of_thousands_of_digits_is_a_pbn_error_or_read(field, digits):
                           else 9 if field == "board" else 1)
     assert game.result == 9
     assert game.contract is not None and game.deal is not None
+
+
+@pytest.mark.parametrize("header", ["% PBN 2.1\n% EXPORT\n", "%PBN 2.0\n%  EXPORT  \n",
+                                    "% EXPORT\n"])
+def test_the_export_line_of_a_file_survives_a_read_and_write_with_lf(header):
+    # the file's '% EXPORT' line (its first lines, before any tag) is written back after
+    # the writer's own '% PBN 2.1', whatever the line end; a second one later in the file
+    # (files joined together) is not repeated
+    from ddsolver.pbn import dumps_pbn
+    text = header + '[Event "a"]\n\n% PBN 2.1\n% EXPORT\n[Event "b"]\n'
+    games = parse_pbn(text)
+    assert [g.escapes for g in games] == [[], []]   # as before: not escape lines of a game
+    out = dumps_pbn(games)
+    assert out == '% PBN 2.1\n% EXPORT\n[Event "a"]\n\n[Event "b"]\n'
+    assert dumps_pbn(games[1:]) == '% PBN 2.1\n[Event "b"]\n'
+    assert dumps_pbn(games, newline="\r\n").count("EXPORT") == 1
+    assert dumps_pbn(games, export=False) == '% PBN 2.1\n[Event "a"]\n\n[Event "b"]\n'
+    plain = parse_pbn('[Event "a"]\n')
+    assert dumps_pbn(plain) == '% PBN 2.1\n[Event "a"]\n'
+    assert dumps_pbn(plain, export=True) == '% PBN 2.1\n% EXPORT\n[Event "a"]\n'
+    assert games[0].copy().file_header == games[0].file_header
+
+
+def test_tiny_games_cost_a_bounded_memory_each():
+    # 20,000 one-tag games: the games read held ~776 bytes each (a Tag dataclass with two
+    # empty lists, a PBNGame with four lists and a __dict__); with slots and lists made
+    # only when needed, ~390.  The bound is generous, and fails the old layout.
+    import gc
+    import tracemalloc
+    text = '[Event "x"]\n\n' * 20_000
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        games = parse_pbn(text)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(games) == 20_000 and games[-1].get("Event") == "x"
+    assert held / len(games) < 550, f"{held / len(games):.0f} bytes a game"
+    # the lists are still there when asked for, and behave as lists
+    g = games[0]
+    assert g.preamble == [] and g.escapes == [] and g.warnings == []
+    g.tag_list[0].comments.append("{ c }")
+    assert g.comments == ["c"] and g.tag_list[0] != games[1].tag_list[0]

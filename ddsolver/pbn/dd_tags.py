@@ -143,8 +143,24 @@ def optimum_result_table(table: Any) -> tuple[str, list[str]]:
     values = [(se, st, _dd_value(table, st, se)) for se in _DD_SEATS for st in _DD_STRAINS]
     width = 2 if any(v >= 10 for _, _, v in values) else 1
     header = f"Declarer;Denomination\\2R;Result\\{width}R"
-    lines = [f"{se.letter} {st.letter:>2} {v:>{width}}" for se, st, v in values]
+    lines = [_result_line(se.letter, st.letter, v, width) for se, st, v in values]
     return header, lines
+
+
+#: The lines of ``OptimumResultTable`` made so far, by (declarer, strain, tricks, width): at
+#: most 4 x 5 x 14 x 2 = 560 of them, shared by every game's section (a file of 300,000
+#: analysed boards held 6 million strings of ~56 bytes, one per line per game, otherwise).
+_RESULT_LINES: dict[tuple[str, str, int, int], str] = {}
+
+
+def _result_line(seat: str, strain: str, tricks: int, width: int) -> str:
+    """One ``OptimumResultTable`` line, ``"N NT 10"`` (the result right-aligned in
+    ``width`` characters), the same string object for the same line every time."""
+    key = (seat, strain, tricks, width)
+    line = _RESULT_LINES.get(key)
+    if line is None:
+        line = _RESULT_LINES[key] = f"{seat} {strain:>2} {tricks:>{width}}"
+    return line
 
 
 def parse_optimum_result_table(lines: Sequence[str]) -> dict[tuple[Strain, Seat], int]:
@@ -269,7 +285,7 @@ def compare_analysis_tags(game: PBNGame, table: Any, par_result: Any) -> list[st
         except BridgeError as exc:
             mismatches.append(f"DoubleDummyTricks unreadable: {exc}")
     t = game.tag("OptimumResultTable")
-    if t is not None and t.section:
+    if t is not None and t.section_view():
         compared = True
         try:
             theirs_table = parse_optimum_result_table(t.section)

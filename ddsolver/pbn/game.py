@@ -74,6 +74,12 @@ class PBNGame:
         could be read (maybe none, or only its ``Board``).
     :ivar raw_text: the text of a game that could not be read, as it stands in the file;
         the writer writes it back unchanged.  ``None`` for a game that was read.
+    :ivar file_header: for the first game of a file, the identification lines of the
+        file's start that are not kept in :attr:`escapes`, as read (rstripped):
+        ``("% PBN 2.1", "% EXPORT")``; ``None`` for other games and games built in code.
+        The writer writes its own ``% PBN 2.1`` line, and ``% EXPORT`` after it when the
+        first game's header has one (PBN 2.1: the line that marks export format).  Not
+        compared.
 
     Parsed views (computed from the tags on each access; each raises
     :class:`~ddsolver.errors.PBNError` naming line and board for a bad value):
@@ -84,6 +90,11 @@ class PBNGame:
     Changes go through :meth:`set_tag`, :meth:`remove_tag`, :meth:`set_deal`,
     :meth:`set_auction`, :meth:`set_play`, :meth:`set_notes`, :meth:`set_double_dummy`
     and :meth:`set_par`.
+
+    :attr:`preamble`, :attr:`escapes` and :attr:`warnings` are lists, made (empty) only
+    when first asked for, and the attributes are slots: a game without comments, escape
+    lines or warnings costs one list (:attr:`tag_list`), not four, and no ``__dict__``
+    (no other attribute can be set on it).
 
     Two games compare equal when their tags (names, values, sections, comments), preamble,
     escape lines and raw text are equal.
@@ -99,9 +110,10 @@ class PBNGame:
         else:
             tag_list = list(tags)
         self.tag_list: list[Tag] = tag_list
-        self.preamble: list[str] = list(preamble or [])
-        self.escapes: list[str] = list(escapes or [])
-        self.warnings: list[str] = []
+        # None: no list made yet (see the properties preamble, escapes and warnings)
+        self._preamble: list[str] | None = list(preamble) if preamble else None
+        self._escapes: list[str] | None = list(escapes) if escapes else None
+        self._warnings: list[str] | None = None
         self.index: int | None = None
         self.line: int | None = None
         self.source: str | None = None
@@ -109,10 +121,54 @@ class PBNGame:
         self.lin: dict[str, Any] | None = None
         self.error: str | None = None
         self.raw_text: str | None = None
+        self.file_header: tuple[str, ...] | None = None
         self._auction_override: tuple[Any, PBNAuction] | None = None
         self._play_override: tuple[Any, PBNPlay] | None = None
         # (the Deal tag's text, its deal): parsed once while the text stays the same
         self._deal_cache: tuple[str, Deal] | None = None
+
+    __slots__ = ("_auction_override", "_deal_cache", "_escapes", "_play_override",
+                 "_preamble", "_warnings", "claim", "error", "file_header", "index", "lin",
+                 "line", "raw_text", "source", "tag_list")
+
+    @property
+    def preamble(self) -> list[str]:
+        """The comments before the first tag, verbatim (a list, made empty on first access
+        if there are none)."""
+        found = self._preamble
+        if found is None:
+            found = self._preamble = []
+        return found
+
+    @preamble.setter
+    def preamble(self, comments: list[str]) -> None:
+        self._preamble = comments
+
+    @property
+    def escapes(self) -> list[str]:
+        """The ``%`` escape lines of the game (a list, made empty on first access if
+        there are none)."""
+        found = self._escapes
+        if found is None:
+            found = self._escapes = []
+        return found
+
+    @escapes.setter
+    def escapes(self, lines: list[str]) -> None:
+        self._escapes = lines
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the reader tolerated, as sentences (a list, made empty on first access if
+        there are none)."""
+        found = self._warnings
+        if found is None:
+            found = self._warnings = []
+        return found
+
+    @warnings.setter
+    def warnings(self, messages: list[str]) -> None:
+        self._warnings = messages
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -163,8 +219,8 @@ class PBNGame:
     @property
     def sections(self) -> dict[str, list[str]]:
         """Tag name -> section lines, for the tags that have a section."""
-        return {t.name: list(t.section) for t in self.tag_list
-                if t.section and t.name != "Note"}
+        return {t.name: list(t.section_view()) for t in self.tag_list
+                if t.section_view() and t.name != "Note"}
 
     @property
     def notes(self) -> list[tuple[int, str]]:
@@ -179,9 +235,9 @@ class PBNGame:
     def comments(self) -> list[str]:
         """The text of every comment outside sections (preamble first), without the
         ``{}``/``;`` delimiters."""
-        raw = list(self.preamble)
+        raw = list(self._preamble or ())
         for t in self.tag_list:
-            raw.extend(t.comments)
+            raw.extend(t.comments_view())
         return [comment_text(c) for c in raw]
 
     def tag(self, name: str) -> Tag | None:
@@ -234,7 +290,7 @@ class PBNGame:
         lines = section_lines(section) if section is not None else None
         t = self.tag(name)
         if t is None:
-            t = Tag(name, value, lines or [], list(comments or []))
+            t = Tag(name, value, lines or None, list(comments) if comments else None)
             self.tag_list.insert(self._insert_index(name, before), t)
         else:
             t.value = value
@@ -244,7 +300,7 @@ class PBNGame:
                 t.section_lines = None
             if comments is not None:
                 t.comments = list(comments)
-        if t.section and t.comments:
+        if t.section_view() and t.comments_view():
             # As the reader sees it: comments before section data are part of the section.
             t.section = [x for c in t.comments for x in c.split("\n")] + t.section
             t.comments = []
@@ -539,7 +595,8 @@ class PBNGame:
         if t is None:
             return None
         _, note_tags = self._section_notes(section)
-        return (t.value, tuple(t.section), tuple(n.value for n in note_tags), self.get("Dealer"))
+        return (t.value, tuple(t.section_view()), tuple(n.value for n in note_tags),
+                self.get("Dealer"))
 
     @property
     def auction(self) -> PBNAuction | None:
@@ -772,8 +829,10 @@ class PBNGame:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PBNGame):
             return NotImplemented
-        return (self.tag_list == other.tag_list and self.preamble == other.preamble
-                and self.escapes == other.escapes and self.raw_text == other.raw_text)
+        return (self.tag_list == other.tag_list
+                and (self._preamble or []) == (other._preamble or [])
+                and (self._escapes or []) == (other._escapes or [])
+                and self.raw_text == other.raw_text)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -790,15 +849,17 @@ class PBNGame:
 
     def copy(self) -> PBNGame:
         """A deep copy of the tags, comments and escape lines."""
-        game = PBNGame([Tag(t.name, t.value, list(t.section), list(t.comments), t.raw_value,
+        game = PBNGame([Tag(t.name, t.value, list(t.section_view()), list(t.comments_view()),
+                            t.raw_value,
                             t.line, None if t.section_lines is None else list(t.section_lines))
                         for t in self.tag_list],
-                       preamble=self.preamble, escapes=self.escapes)
-        game.warnings = list(self.warnings)
+                       preamble=self._preamble, escapes=self._escapes)
+        game._warnings = list(self._warnings) if self._warnings else None
         game.index, game.line, game.source = self.index, self.line, self.source
         game.claim = self.claim
         game.lin = None if self.lin is None else dict(self.lin)
         game.error, game.raw_text = self.error, self.raw_text
+        game.file_header = self.file_header
         return game
 
 

@@ -37,7 +37,9 @@ _NO_INHERIT = frozenset(
 
 _BOARD_HINT_RE = re.compile(r'\[\s*Board\s*"([^"\n]*)"')
 
-#: The ``% PBN 2.1`` and ``% EXPORT`` lines, which the writer writes itself: not kept.
+#: The ``% PBN 2.1`` and ``% EXPORT`` lines, which the writer writes itself: not kept as
+#: escape lines of a game; those of the file's start (before its first tag) are kept as
+#: the first game's :attr:`~PBNGame.file_header`, so that ``% EXPORT`` is written back.
 _VERSION_LINE_RE = re.compile(r"%\s*(PBN\s+\d|EXPORT\s*$)")
 #: The same lines, with their line end, in a text of several lines (``[^\S\n]`` is ``\s``
 #: within one line).
@@ -75,7 +77,7 @@ class _RawTag:
         self.start = start
         self.end = start
         self.has_data = False
-        self.comments: list[str] = []
+        self.comments: list[str] | None = None   # made with the first comment
 
 
 class _Reader:
@@ -99,6 +101,7 @@ class _Reader:
         self.sticky: dict[str, str] = {}
         self.last_value: dict[str, str] = {}
         self.pending: list[str] = []     # warnings for the next game finished
+        self.header: list[str] = []      # version lines before the file's first tag
 
     def line_of(self, pos: int) -> int:
         """The number (from 1) of the line that holds ``text[pos]``."""
@@ -175,6 +178,8 @@ class _Reader:
             self.pending = []
         game.error = str(exc)
         game.raw_text = chunk
+        if not self.games and self.header:
+            game.file_header = tuple(self.header)
         self.games.append(game)
 
     def scan(self, pos: int) -> None:
@@ -200,6 +205,8 @@ class _Reader:
                     self.escape_lines.add(self.line_of(pos))
                     if not _VERSION_LINE_RE.match(line):
                         escapes.append(line.rstrip())
+                    elif not self.games and not tags:
+                        self.header.append(line.rstrip())
                     pos = eol + 1
                     continue
                 if not line.strip(" \t\v\f"):
@@ -272,7 +279,7 @@ class _Reader:
                                            *(x for c in preamble for x in c.split("\n"))])
                 return
             tag = last.tag_list[-1]
-            if tag.section:
+            if tag.section_view():
                 tag.section.extend(x for c in preamble for x in c.split("\n"))
                 tag.section_lines = None
             else:
@@ -281,7 +288,11 @@ class _Reader:
 
     def add_comment(self, tags: list[_RawTag], preamble: list[str], comment: str) -> None:
         if tags:
-            tags[-1].comments.append(comment)
+            raw = tags[-1]
+            if raw.comments is None:
+                raw.comments = [comment]
+            else:
+                raw.comments.append(comment)
         else:
             preamble.append(comment)
 
@@ -360,6 +371,8 @@ class _Reader:
         game = PBNGame(preamble=preamble, escapes=escapes)
         game.index = len(self.games) + 1
         game.line = raws[0].line
+        if not self.games and self.header:
+            game.file_header = tuple(self.header)
         game.source = self.source
         for message in self.pending:
             game._warn(message)

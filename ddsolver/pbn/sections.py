@@ -303,7 +303,7 @@ _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 def _section_tokens(game: PBNGame, t: Tag) -> Iterator[tuple[str, str, int | None]]:
     """Tokens of an auction or play section: (kind, text, line).  Kinds: word, note, nag,
     suffix, star, plus, irregularity, comment (PBN 2.1, section 3.2)."""
-    lines = t.section
+    lines = t.section_view()
     numbers = t.section_lines or [None] * len(lines)
     in_brace: list[str] | None = None
     brace_line: int | None = None

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 __all__ = ["MANDATORY_TAGS", "Tag"]
 
@@ -28,7 +27,6 @@ MANDATORY_TAGS = (
 NAME_RE = re.compile(r"[A-Za-z0-9_]+")
 
 
-@dataclass
 class Tag:
     """One tag pair of a game with what follows it up to the next tag.
 
@@ -43,21 +41,83 @@ class Tag:
         differs from :attr:`value`; ``None`` otherwise.  Not compared.
     :ivar line: the line number of the tag in its file (1-based), if read from a file.
     :ivar section_lines: the line numbers of the :attr:`section` lines, if read from a file.
+
+    :attr:`section` and :attr:`comments` are lists (the very lists given, if any); an empty
+    one is made only when it is first asked for, so that the many tags without a section
+    or a comment (most of a file) cost no lists: a tag is ~90 bytes (slots) plus its
+    strings, where a dataclass with two empty lists took ~250.  Two tags are equal when
+    their names, values, sections and comments are (an absent list equals an empty one);
+    tags are not hashable.  The constructor's arguments, their order and the ``repr`` are
+    those of the dataclass this class replaced.
     """
 
-    name: str
-    value: str
-    section: list[str] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-    raw_value: str | None = field(default=None, compare=False, repr=False)
-    line: int | None = field(default=None, compare=False, repr=False)
-    section_lines: list[int] | None = field(default=None, compare=False, repr=False)
+    __slots__ = ("_comments", "_section", "line", "name", "raw_value", "section_lines",
+                 "value")
+    __match_args__ = ("name", "value", "section", "comments", "raw_value", "line",
+                      "section_lines")
+
+    def __init__(self, name: str, value: str, section: list[str] | None = None,
+                 comments: list[str] | None = None, raw_value: str | None = None,
+                 line: int | None = None, section_lines: list[int] | None = None):
+        self.name = name
+        self.value = value
+        self._section = section        # None: no list made yet (an empty section)
+        self._comments = comments      # None: likewise
+        self.raw_value = raw_value
+        self.line = line
+        self.section_lines = section_lines
+
+    @property
+    def section(self) -> list[str]:
+        """The section lines (a list, made empty on first access if there is none)."""
+        lines = self._section
+        if lines is None:
+            lines = self._section = []
+        return lines
+
+    @section.setter
+    def section(self, lines: list[str]) -> None:
+        self._section = lines
+
+    @property
+    def comments(self) -> list[str]:
+        """The comments after the tag (a list, made empty on first access if none)."""
+        found = self._comments
+        if found is None:
+            found = self._comments = []
+        return found
+
+    @comments.setter
+    def comments(self, found: list[str]) -> None:
+        self._comments = found
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name == other.name and self.value == other.value    # type: ignore
+                and (self._section or []) == (other._section or [])       # type: ignore
+                and (self._comments or []) == (other._comments or []))    # type: ignore
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(name={self.name!r}, value={self.value!r}, "
+                f"section={self._section or []!r}, comments={self._comments or []!r})")
+
+    def section_view(self) -> list[str] | tuple[()]:
+        """The section lines without making a list for an empty section: the list itself,
+        or ``()`` (read only: change the section through :attr:`section`)."""
+        return self._section or ()
+
+    def comments_view(self) -> list[str] | tuple[()]:
+        """The comments without making a list when there is none: the list itself, or
+        ``()`` (read only: change them through :attr:`comments`)."""
+        return self._comments or ()
 
     def to_pbn(self) -> str:
         """The tag pair in export form: ``[Name "value"]`` (quotes and backslashes escaped
         where needed, PBN 2.1 section 3.2)."""
         return f'[{self.name} "{escape_value(self.value)}"]'
-
 
 
 def section_lines(section: str | Sequence[str]) -> list[str]:

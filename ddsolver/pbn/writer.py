@@ -3,8 +3,10 @@
 Every tag, section and comment of a game is written back in its original order, unknown
 tags included, with resolved (no longer inherited) tag values, so that each written game
 stands alone; games are separated by an empty line (PBN 2.1, section 3), and a file starts
-with a ``% PBN 2.1`` line (``% EXPORT`` too when written with CRLF line ends, the export
-format of section 2.1).  A file is written atomically.
+with a ``% PBN 2.1`` line, and a ``% EXPORT`` line after it (PBN 2.1: the file is in export
+format, section 2.1) when written with CRLF line ends or when the file read had one (the
+first game's :attr:`~ddsolver.pbn.game.PBNGame.file_header`), unless told otherwise.  A
+file is written atomically.
 
 Source: PBN standard 2.1, Tis Veugen and Kaj G Backas (2007, text of 2017.02.14).
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterable
 
 from .._io import atomic_write_bytes
@@ -22,6 +25,16 @@ from .reader import PathOrFile
 from .tags import NAME_RE
 
 __all__ = ["dumps_pbn", "write_pbn"]
+
+#: The ``% EXPORT`` line (PBN 2.1: the file is in export format), as the reader takes it.
+_EXPORT_LINE_RE = re.compile(r"%\s*EXPORT\s*$")
+
+
+def _read_as_export(games: list[PBNGame]) -> bool:
+    """Whether the file the first of ``games`` was read from had a ``% EXPORT`` line at
+    its start."""
+    header = games[0].file_header if games else None
+    return bool(header) and any(_EXPORT_LINE_RE.match(line) for line in header)
 
 
 def game_lines(game: PBNGame) -> list[str]:
@@ -34,8 +47,8 @@ def game_lines(game: PBNGame) -> list[str]:
     """
     if game.raw_text is not None:
         return game.raw_text.split("\n")
-    lines = [e for e in game.escapes]
-    for c in game.preamble:
+    lines = list(game._escapes or ())      # (the lists are made only when asked for)
+    for c in game._preamble or ():
         lines.extend(c.split("\n"))
     for t in game.tag_list:
         if not NAME_RE.fullmatch(t.name):
@@ -43,26 +56,33 @@ def game_lines(game: PBNGame) -> list[str]:
         if "\n" in t.value or "\r" in t.value:
             raise PBNError(f"cannot write tag {t.name}: its value has a line break")
         lines.append(t.to_pbn())
-        for c in t.comments:
+        for c in t.comments_view():
             lines.extend(c.split("\n"))
-        for s in t.section:
+        for s in t.section_view():
             # an empty line can stand in a section only inside a {comment} (elsewhere it
             # ends the game): written as read, as comments are
             lines.append(s.rstrip())
     return lines
 
 
-def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str:
+def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n",
+              export: bool | None = None) -> str:
     """PBN text for ``games``: a ``% PBN 2.1`` line, then each game (escape lines,
     comments, tags with their sections and comments in order), games separated by an
     empty line.  Tag values are written resolved (no ``#`` inheritance).
 
     :param newline: the line end; ``"\\r\\n"`` writes PBN 2.1 export format (CRLF line
         ends, resolved tag values), announced by a ``% EXPORT`` line.
+    :param export: whether to write the ``% EXPORT`` line after ``% PBN 2.1``; ``None``
+        (default): when ``newline`` is CRLF, or when the first game's file had one
+        (:attr:`PBNGame.file_header`, so a file read and written back keeps it).
     :raises PBNError: for a tag that cannot be written (bad name, line break in a value).
-    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them.
+    :raises TypeError: if ``games`` is not a PBNGame or an iterable of them, or ``export``
+        is neither ``None`` nor a bool.
     :raises ValueError: if ``newline`` is not ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
     """
+    if export is not None and not isinstance(export, bool):
+        raise TypeError(f"export must be True, False or None, not {type(export).__name__}")
     if newline not in ("\n", "\r\n", "\r"):
         raise ValueError(f"newline must be '\\n', '\\r\\n' or '\\r', got {newline!r}")
     if isinstance(games, PBNGame):
@@ -75,7 +95,9 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str
         if not isinstance(game, PBNGame):
             raise TypeError(f"expected PBNGames, got {type(game).__name__}")
     out = ["% PBN 2.1"]
-    if newline == "\r\n":
+    if export is None:
+        export = newline == "\r\n" or _read_as_export(games)
+    if export:
         out.append("% EXPORT")
     for i, game in enumerate(games):
         if i:
@@ -85,18 +107,21 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n") -> str
 
 
 def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
-              newline: str = "\r\n", encoding: str | None = None) -> None:
+              newline: str = "\r\n", encoding: str | None = None,
+              export: bool | None = None) -> None:
     """Write ``games`` as PBN (see :func:`dumps_pbn`).
 
     A path is written atomically (temporary file in the same directory, fsync, rename):
     the old file stays intact if anything fails.
 
     :param newline: ``"\\r\\n"`` by default (PBN 2.1 export line end).
+    :param export: whether to write a ``% EXPORT`` line (see :func:`dumps_pbn`).
     :param encoding: default Latin-1 (ISO 8859-1, the PBN character set) when every
         character fits, else UTF-8.  Ignored for text-mode files.
     :raises PBNError: for a tag that cannot be written.
     :raises TypeError: if ``games`` is not a PBNGame or an iterable of them, or
-        ``path_or_file`` is neither a path nor a file object with a ``write`` method.
+        ``path_or_file`` is neither a path nor a file object with a ``write`` method, or
+        ``export`` is neither ``None`` nor a bool.
     :raises ValueError: for a ``newline`` other than ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
     :raises LookupError: for an ``encoding`` Python does not know (nothing is written).
     :raises OSError: if the file cannot be written.
@@ -105,7 +130,7 @@ def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
             getattr(path_or_file, "write", None)):
         raise TypeError(f"write_pbn needs a path or a writable file, got "
                         f"{type(path_or_file).__name__}")
-    text = dumps_pbn(games, newline=newline)
+    text = dumps_pbn(games, newline=newline, export=export)
     if encoding is None:
         try:
             data = text.encode("latin-1")
