@@ -109,6 +109,21 @@ def test_bad_calls_get_a_message_and_a_new_prompt(tmp_path):
     assert len(saved["current"]["progress"]["play"]) == 1          # East's opening lead
 
 
+def test_a_broken_pipe_mid_game_saves_it_and_propagates(tmp_path):
+    """The screen's reader gone (``ddsolver-play | head``): the game is saved as after
+    Ctrl-C, and the BrokenPipeError goes on to the command (status 141), not reported as
+    "the game cannot be saved" (an OSError)."""
+    path = tmp_path / "m.json"
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=path)
+    d = Driver(["p", BrokenPipeError(32, "Broken pipe")])
+    tg = TerminalGame(game, d.screen(), seed=1, computer_settings=FAST)
+    with pytest.raises(BrokenPipeError):
+        tg.run()
+    assert "cannot be saved" not in d.shown()
+    saved = json.loads(path.read_text())
+    assert saved["current"]["progress"]["calls"][:2] == ["1NT", "Pass"]
+
+
 def test_bad_cards_and_claims_then_resume(tmp_path):
     path = tmp_path / "m.json"
     game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=path)
