@@ -1,5 +1,7 @@
 """Exit statuses every command of the project shares (ddsolver.cli.StatusCommand /
-StatusGroup): a broken pipe on standard output or standard error is status 141, silently."""
+StatusGroup, the entry points of _ddsolver_entry): a broken pipe on standard output or
+standard error is status 141, silently; Ctrl-C while a command's modules are still being
+imported is status 130 with one line, no traceback."""
 
 from __future__ import annotations
 
@@ -84,3 +86,95 @@ def test_a_closed_pipe_does_not_hide_other_statuses(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "ddsolver", "table", "x"], cwd=tmp_path,
                           env=_env(), capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.startswith("Error: bad deal"), proc.stderr
+
+
+# -- Ctrl-C while the command's modules are imported -----------------------------------------
+
+#: the child: runs the console script ``NAME`` as installed (its entry point), with an
+#: import hook that stops at numpy, imported by the package's __init__ (the bulk of the
+#: start), and there raises KeyboardInterrupt ("raise") or says so and waits for a real
+#: SIGINT ("wait")
+_CHILD = r"""
+import sys, time
+from importlib.metadata import entry_points
+
+how, name = sys.argv[1], sys.argv[2]
+
+class Hook:
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "numpy":
+            if how == "raise":
+                raise KeyboardInterrupt
+            sys.stdout.write("importing numpy\n")
+            sys.stdout.flush()
+            time.sleep(60)
+        return None
+
+eps = entry_points()
+scripts = (eps.select(group="console_scripts") if hasattr(eps, "select")
+           else eps["console_scripts"])
+(entry,) = [ep for ep in scripts if ep.name == name]
+assert "numpy" not in sys.modules
+sys.meta_path.insert(0, Hook())
+main = entry.load()                 # what the script generated for NAME imports
+sys.argv = [name, "--version"]
+sys.exit(main())
+"""
+
+MESSAGES = {"ddsolver": "Interrupted: nothing written.", "ddsolver-ai": "Interrupted.",
+            "ddsolver-play": "Interrupted."}
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+def test_ctrl_c_while_a_command_imports_its_modules_is_status_130(name, tmp_path):
+    proc = subprocess.run([sys.executable, "-c", _CHILD, "raise", name], cwd=tmp_path,
+                          env=_env(), capture_output=True, text=True, timeout=120,
+                          preexec_fn=_default_signals)
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, f"\n{MESSAGES[name]}\n", "")
+
+
+def test_a_real_sigint_while_ddsolver_imports_is_status_130(tmp_path):
+    """The same with the signal itself, sent when the child says it is importing numpy."""
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, "wait", "ddsolver"], cwd=tmp_path,
+                            env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_default_signals)
+    try:
+        assert proc.stdout.readline() == "importing numpy\n"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert (proc.returncode, err, out) == (130, "\nInterrupted: nothing written.\n", "")
+
+
+def test_the_entry_points_load_the_click_commands():
+    import _ddsolver_entry as entry
+    from ai.cli import main as ai_main
+    from ai.tui import main as play_main
+    from ddsolver.cli import main as dd_main
+
+    assert entry.ddsolver.load() is dd_main
+    assert entry.ddsolver_ai.load() is ai_main
+    assert entry.ddsolver_play.load() is play_main
+
+
+def test_ctrl_c_while_click_parses_the_arguments_is_status_130(capsys):
+    """Not click's "Aborted!" and status 1 (a difference, for ``analyse --check``)."""
+    import click
+
+    from ddsolver.cli import StatusCommand
+
+    def stop(ctx, param, value):
+        raise KeyboardInterrupt
+
+    @click.command(cls=StatusCommand)
+    @click.option("--x", callback=stop)
+    def command(x):
+        raise AssertionError("not reached")
+
+    with pytest.raises(SystemExit) as info:
+        command.main(["--x", "1"], prog_name="command")
+    assert info.value.code == 130
+    assert capsys.readouterr().err == "\nInterrupted.\n"
