@@ -958,7 +958,13 @@ def test_the_table_manager_log_escapes_what_clients_send(caplog):
                                          ("a\tb", "'\\t' at position 2"),
                                          ("ok\x00", "'\\x00' at position 3"),
                                          ("\u202eevil", "'\\u202e' at position 1"),
-                                         ("x\x9b", "'\\x9b' at position 2")])
+                                         ("x\x9b", "'\\x9b' at position 2"),
+                                         ("a\x85b", "'\\x85' at position 2"),
+                                         ("ab\u2028", "'\\u2028' at position 3"),
+                                         ("a\u2029b", "'\\u2029' at position 2"),
+                                         ("a\x0bb\x0cc", "'\\x0b' at position 2"),
+                                         ("a\x1cb", "'\\x1c' at position 2"),
+                                         ("a\r\nb", "'\\r' at position 2")])
 def test_a_team_name_with_a_control_character_is_refused(name, where):
     """A team name is written back to every client (the seated line, Teams), into the PBN
     file and the log: a control character in it is refused everywhere it can be given."""
@@ -971,10 +977,23 @@ def test_a_team_name_with_a_control_character_is_refused(name, where):
     assert str(info.value) == problem
     table, tm, clock = _table()
     tm.connect("x")
+    # over the protocol too, also those the grammar reads as spaces elsewhere in a line
+    # (a tab, NEL, the line and paragraph separators, the information separators)
     line = f'Connecting "{name}" as North using protocol version 18'
-    if " ".join(line.split()) == line:      # (a tab is read as a space by the grammar)
-        _error(table.send("x", line), "x", problem)
-        assert tm.seats == {} and tm.conns["x"].stage == "new"
+    _error(table.send("x", line), "x", problem)
+    assert tm.seats == {} and tm.conns["x"].stage == "new"
+    assert parse_client_line(line).team == name
+
+
+def test_a_team_name_is_read_as_sent():
+    """Only the whitespace around the words of a Connecting line is folded, not the team
+    name's: it is written back between quotes as the client sent it."""
+    assert parse_client_line('connecting\t"a  b "  as north using protocol version 18') \
+        == Connect("a  b ", N, 18)
+    table, tm, clock = _table()
+    tm.connect("x")
+    assert table.send("x", 'Connecting "a  b" as North using protocol version 18') == [
+        ("send", "x", 'North ("a  b") seated')]
 
 
 def test_the_commands_refuse_a_team_name_with_a_control_character(tmp_path):
