@@ -1086,17 +1086,43 @@ def test_the_client_escapes_what_it_logs(caplog):
     assert all(m.isprintable() for m in messages), messages
 
 
-def test_the_client_command_escapes_the_lines_it_shows():
-    from click.testing import CliRunner
+def test_the_client_command_with_v_logs_each_line_once(tmp_path):
+    """``ddsolver-ai bluechip client -v``: every line in and out once on standard error
+    (the log; it was also echoed), with the seat, what the table manager sent escaped."""
+    import subprocess
 
-    from ai.cli import main
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    got = []
 
-    port, thread, heard = _one_shot_tm(_HOSTILE)
-    r = CliRunner().invoke(main, ["bluechip", "client", "--port", str(port), "--seat", "N",
-                                  "--team", "Robo", "--level", "easy", "--timeout", "30",
-                                  "--verbose"])
-    thread.join(30)
-    assert r.exit_code == 0, (r.output, r.exception)
-    assert r"<< Error \x1b[2Jwiped\x07" in r.output
-    assert r"<< \x1b]0;title\x07 no message" in r.output
-    assert "\x1b" not in r.output and "\x07" not in r.output
+    def table_manager():
+        conn, _ = server.accept()
+        with conn, conn.makefile("rwb") as f:
+            got.append(f.readline())                   # Connecting ...
+            f.write(b'North ("cli") seated\r\n')
+            f.flush()
+            got.append(f.readline())                   # North ready for teams
+            for line in _HOSTILE:
+                f.write(line.encode("latin-1") + b"\r\n")
+            f.flush()
+
+    thread = threading.Thread(target=table_manager, daemon=True)
+    thread.start()
+    try:
+        root = Path(__file__).resolve().parent.parent
+        proc = subprocess.run([sys.executable, "-m", "ai", "bluechip", "client", "--port",
+                               str(port), "--seat", "N", "--team", "cli", "--timeout", "30",
+                               "-v"], cwd=root, capture_output=True, text=True, timeout=120)
+    finally:
+        server.close()
+    thread.join(10)
+    assert got[0] == b'Connecting "cli" as North using protocol version 18\r\n', got
+    lines = proc.stderr.splitlines()
+    for shown in ('>> Connecting "cli" as North using protocol version 18',
+                  '<< North ("cli") seated', ">> North ready for teams",
+                  r"<< Error \x1b[2Jwiped\x07", r"<< \x1b]0;title\x07 no message",
+                  "<< End of session"):
+        assert sum(1 for x in lines if x.endswith(shown)) == 1, (shown, proc.stderr)
+    assert sum(1 for x in lines if x.endswith(" North >> North ready for teams")) == 1
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr
