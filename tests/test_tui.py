@@ -523,11 +523,14 @@ def test_a_file_that_is_not_a_leaderboard_is_refused_before_the_first_board(tmp_
 
 
 def test_a_missing_or_real_leaderboard_passes_the_check_untouched(tmp_path):
-    from ai.daily import check_leaderboard
+    from ai.daily import LeaderboardPathError, check_leaderboard
 
-    missing = tmp_path / "new" / "lb.sqlite3"
+    missing = tmp_path / "new.sqlite3"
     check_leaderboard(missing)
-    assert not missing.parent.exists()                  # nothing created
+    assert not missing.exists()                         # nothing created
+    with pytest.raises(LeaderboardPathError, match="the folder .*new does not exist"):
+        check_leaderboard(tmp_path / "new" / "lb.sqlite3")  # Leaderboard refuses it too
+    assert not (tmp_path / "new").exists()
     empty = tmp_path / "empty.sqlite3"
     empty.write_bytes(b"")
     check_leaderboard(empty)
