@@ -74,8 +74,32 @@ EXIT_BROKEN_PIPE = 141
 
 
 def _is_broken_pipe(exc: BaseException) -> bool:
-    return isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError)
-                                                and exc.errno == errno.EPIPE)
+    """``exc`` is a broken pipe on standard output or standard error: EPIPE, and one of
+    the two has lost its reader (not a socket or a worker's pipe that broke, which stays
+    an error of its own)."""
+    if not (isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError)
+                                                 and exc.errno == errno.EPIPE)):
+        return False
+    try:
+        import select
+        poller = select.poll()
+    except (ImportError, AttributeError):   # no poll (Windows): taken as standard output's
+        return True
+    fds = set()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fds.add(stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass
+    if not fds:             # a test's capture: nothing to ask
+        return True
+    for fd in fds:
+        poller.register(fd, select.POLLOUT)
+    try:
+        # a pipe (or socket) without a reader reports an error or a hang-up at once
+        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+    except OSError:
+        return True
 
 
 def silence_broken_streams() -> None:
@@ -126,6 +150,11 @@ class _StatusMixin:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
     def make_context(self, *args, **kwargs):
+        """click's ``make_context`` (parsing the arguments, ``--help``, ``--version``).
+
+        :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
+            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
+        """
         try:
             return super().make_context(*args, **kwargs)  # type: ignore[misc]
         except KeyboardInterrupt:
@@ -137,6 +166,11 @@ class _StatusMixin:
             raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
 
     def invoke(self, ctx: click.Context):
+        """click's ``invoke`` (the command, or the group's subcommand).
+
+        :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
+            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
+        """
         try:
             return super().invoke(ctx)  # type: ignore[misc]
         except KeyboardInterrupt:

@@ -178,3 +178,19 @@ def test_ctrl_c_while_click_parses_the_arguments_is_status_130(capsys):
         command.main(["--x", "1"], prog_name="command")
     assert info.value.code == 130
     assert capsys.readouterr().err == "\nInterrupted.\n"
+
+
+def test_a_broken_pipe_elsewhere_is_not_taken_for_the_readers_going(tmp_path):
+    """EPIPE from a socket or a worker's pipe, standard output and error still read, is
+    not the reader gone: not 141 (click's own handling of EPIPE, status 1, as before)."""
+    code = ("import click, socket\n"
+            "from ddsolver.cli import StatusCommand\n"
+            "@click.command(cls=StatusCommand)\n"
+            "def command():\n"
+            "    a, b = socket.socketpair()\n"
+            "    b.close()\n"
+            "    a.sendall(b'x' * 1000000)\n"
+            "command()\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(),
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
