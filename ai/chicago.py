@@ -108,16 +108,19 @@ def write_json_atomic(path, data) -> None:
     """Write ``data`` as JSON to ``path`` atomically: a temporary file in the same
     directory, flushed and fsync-ed, then :func:`os.replace` over ``path`` (POSIX rename:
     a reader or a crash sees the old file or the new one, never a half-written file).
-    Missing parent directories are created; a symbolic link is written through (the file
-    it points to is replaced, :func:`ddsolver._io.atomic_write`).
+    A symbolic link is written through (the file it points to is replaced,
+    :func:`ddsolver._io.atomic_write`).  A missing folder is not created.
 
+    :raises SavePathError: for a path that cannot be written, checked before anything is
+        written (:func:`check_save_path`): a folder (of the file, or of the file a link
+        points to) that does not exist, is not a folder or is not writable, an empty
+        name, a folder given as the file; the message names the path and the reason.
     :raises OSError: if the file cannot be written (the old file is then unchanged).
     :raises TypeError: if ``data`` is not JSON-serialisable (nothing is written).
     """
     path = os.fspath(path)
-    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
-    os.makedirs(os.path.dirname(os.path.realpath(path)), exist_ok=True)
-    atomic_write(path, text)
+    check_save_path(path)
+    atomic_write(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def check_save_path(path) -> None:
@@ -341,8 +344,7 @@ class BoardSeries:
         """
         target = self.path if path is None else os.fspath(path)
         if target is not None:
-            check_save_path(target)
-            write_json_atomic(target, self.to_dict())
+            write_json_atomic(target, self.to_dict())   # check_save_path first
 
     def _restore(self, data: dict, where: str) -> None:
         """Replay the saved boards into this (fresh) series and check each."""

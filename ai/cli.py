@@ -3,43 +3,23 @@
 One click group; each job is a subcommand defined beside the code it runs and added here
 with one line, so that ``ddsolver-ai --help`` lists them all.  Bad input exits with status 2
 and a one-line message naming the problem (click's usage errors); Ctrl-C (SIGINT) in any
-subcommand exits with status 130 (128 + SIGINT, as shells report it) after printing
-"Interrupted." and no traceback.
+subcommand, or while the command starts, exits with status 130 (128 + SIGINT, as shells
+report it) after printing "Interrupted." and no traceback; a broken pipe on standard output
+or standard error (``ddsolver-ai simulate ... | head -1``) exits with status 141
+(128 + SIGPIPE), silently, as ``ddsolver`` and ``ddsolver-play`` do
+(:class:`ddsolver.cli.StatusGroup`).
 """
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-__all__ = ["EXIT_INTERRUPTED", "main"]
+from ddsolver.cli import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, StatusGroup
 
-#: exit status after Ctrl-C (128 + SIGINT)
-EXIT_INTERRUPTED = 130
-
-
-class _Group(click.Group):
-    """The command group: Ctrl-C anywhere in a subcommand is "Interrupted." and status 130
-    (not click's "Aborted!" and status 1, nor a traceback)."""
-
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            interrupted()
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main"]
 
 
-def interrupted() -> None:
-    """Print "Interrupted." on standard error and exit with :data:`EXIT_INTERRUPTED`."""
-    try:
-        click.echo("\nInterrupted.", err=True)
-    except (OSError, ValueError):   # standard error closed: the status still says it
-        pass
-    sys.exit(EXIT_INTERRUPTED)
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=StatusGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(None, "-V", "--version", package_name="ddsolver")
 def main() -> None:
     """Computer players of contract bridge built on the ddsolver double-dummy solver."""

@@ -68,6 +68,7 @@ __all__ = [
     "Leaderboard",
     "LeaderboardError",
     "LeaderboardFileError",
+    "LeaderboardPathError",
     "check_leaderboard",
     "daily_deals",
     "default_data_dir",
@@ -303,6 +304,23 @@ class LeaderboardFileError(LeaderboardError):
     layout newer than this program's, or it cannot be opened."""
 
 
+class LeaderboardPathError(LeaderboardFileError):
+    """The leaderboard's file is in a folder that does not exist (or is not a folder): it
+    is not created there, as the commands refuse such a path (``--leaderboard``), a typing
+    mistake would make folders.  Only the default file's folder
+    (:func:`default_data_dir`) is created when missing."""
+
+
+def _folder_problem(path: str) -> Optional[str]:
+    """Why the folder of the leaderboard ``path`` (of the file a symbolic link points to)
+    cannot hold it, or ``None``."""
+    folder = os.path.dirname(os.path.abspath(os.path.realpath(path)))
+    if os.path.isdir(folder):
+        return None
+    what = "is not a folder" if os.path.exists(folder) else "does not exist"
+    return f"{path}: cannot open the leaderboard: the folder {folder} {what}"
+
+
 class DuplicateEntryError(LeaderboardError):
     """The name already has an entry for that day (one entry per name per day)."""
 
@@ -386,16 +404,23 @@ def check_leaderboard(path=None) -> None:
     """Refuse, before anything is played, a file that :class:`Leaderboard` would refuse
     only when the result is recorded: a device (/dev/null), FIFO or socket, text or
     another program's SQLite database, a layout newer than this program's, a damaged
-    file.  Nothing is written or created: a missing or empty file passes (the leaderboard
-    is made in it when the result is recorded), and an existing one is opened read-only.
+    file, a file in a folder that does not exist.  Nothing is written or created: a
+    missing or empty file passes (the leaderboard is made in it when the result is
+    recorded), and an existing one is opened read-only.
 
-    :param path: the file; default :func:`default_leaderboard_path`.
+    :param path: the file; default :func:`default_leaderboard_path` (whose folder may be
+        missing: :class:`Leaderboard` creates it).
+    :raises LeaderboardPathError: for a ``path`` in a folder that does not exist.
     :raises LeaderboardFileError: naming the file and the reason.
     """
+    given = path is not None
     path = os.fspath(path) if path is not None else default_leaderboard_path()
     try:
         st = os.stat(path)
     except FileNotFoundError:
+        problem = _folder_problem(path) if given else None
+        if problem is not None:
+            raise LeaderboardPathError(problem) from None
         return
     except OSError as exc:
         raise LeaderboardFileError(f"{path}: cannot open the leaderboard: "
@@ -424,9 +449,12 @@ def check_leaderboard(path=None) -> None:
 class Leaderboard:
     """The boards-of-the-day leaderboard in a SQLite file.
 
-    :param path: the file (created with its directory when missing); default
-        :func:`default_leaderboard_path`.
+    :param path: the file (created when missing, in a folder that must exist); default
+        :func:`default_leaderboard_path` (its folder, the user's data directory, is
+        created when missing).
     :param timeout: seconds to wait for another program's write (busy timeout).
+    :raises LeaderboardPathError: ``path``'s folder does not exist or is not a folder
+        (nothing is created).
     :raises LeaderboardFileError: the file is corrupt, another program's database, of a
         newer layout, or cannot be opened.
 
@@ -435,9 +463,13 @@ class Leaderboard:
 
     def __init__(self, path=None, *, timeout: float = 10.0):
         self.path = os.fspath(path) if path is not None else default_leaderboard_path()
-        directory = os.path.dirname(os.path.abspath(self.path))
+        problem = _folder_problem(self.path)
+        if problem is not None and path is not None:
+            # sqlite3 would say "unable to open database file"; and no folder is made
+            raise LeaderboardPathError(problem)
         try:
-            os.makedirs(directory, exist_ok=True)
+            if problem is not None:     # the default file's folder, only, is created
+                os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise LeaderboardFileError(f"{self.path}: cannot open the leaderboard: {exc}") \

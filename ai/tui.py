@@ -54,7 +54,7 @@ from ai.game import BoardResult, TableEvent
 from ai.players import Claim, SeatView
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
-from ddsolver.cli import check_path
+from ddsolver.cli import StatusCommand, check_path
 from ddsolver.deal import Hand
 from ddsolver.errors import BridgeError
 from ddsolver.table import Seat, Side
@@ -597,7 +597,10 @@ class TerminalGame:
     # -- running ---------------------------------------------------------------------------
     def run(self) -> int:
         """Play to the end.  Returns the exit status: 0 finished or left with ``quit``,
-        130 after Ctrl-C (the game saved either way)."""
+        130 after Ctrl-C (the game saved either way), 1 if the game cannot be saved.
+
+        :raises BrokenPipeError: when the screen's reader has gone (the game saved first).
+        """
         players = None
         try:
             players = computer_table(self.human, level=self.level, seed=self.seed,
@@ -625,6 +628,11 @@ class TerminalGame:
             self.screen.say(f"\nInterrupted. Saved to {self.game.path}. Run the "
                                       f"same command again to resume.")
             return 130
+        except BrokenPipeError:
+            # the screen's reader has gone: saved as after Ctrl-C; the command's status
+            # is then 141 (ddsolver.cli.StatusCommand)
+            self.game.save()
+            raise
         except OSError as exc:
             self.screen.say(f"\nThe game cannot be saved to {self.game.path}: "
                                       f"{exc}")
@@ -775,7 +783,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     return ChicagoMatch(seed, settings={"level": level}, path=save)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=StatusCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--daily", is_flag=True,
               help="Play the boards of the day (medium computers, leaderboard).")
 @click.option("--level", type=click.Choice(LEVELS), default="medium", show_default=True,
@@ -798,7 +806,13 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
 def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads):
     """Play contract bridge against the computer: a four-board Chicago match, or the
     boards of the day for the leaderboard.  You sit South; when your side wins the
-    contract you play North's cards too.  Type ? during play for help; Ctrl-C saves."""
+    contract you play North's cards too.  Type ? during play for help; Ctrl-C saves.
+
+    Exit status: 0 finished or left (quit, Ctrl-D, Ctrl-C at the first questions), 1 the
+    game cannot be saved, 2 bad input, 130 Ctrl-C during the game (saved) or while the
+    command starts, 141 the reader of standard output or standard error has gone (the
+    game saved).
+    """
     if name is not None:
         try:
             name = _check_name(name)

@@ -24,7 +24,11 @@ Exit codes: 0 success, 1 ``analyse --check`` found a difference, 2 bad input or 
 (the message names the problem; no traceback, no output file written), 3 ``analyse``
 skipped boards it could not read (each is reported; the other boards were analysed and the
 output written, the skipped boards in it as they stand in the input; 1 wins over 3), 130
-interrupted (Ctrl-C).
+interrupted (Ctrl-C, also while the command is starting), 141 standard output or standard
+error is a pipe whose reader has gone (``ddsolver analyse big.pbn | head -1``: what was
+not read is lost; no message, no traceback; 141 wins over the others).  The other commands
+of the project (``ddsolver-ai``, ``ddsolver-play``) use 130 and 141 the same way, through
+:class:`StatusCommand` and :class:`StatusGroup`.
 
 The same command runs as ``python -m ddsolver``.
 """
@@ -32,6 +36,7 @@ The same command runs as ``python -m ddsolver``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -46,7 +51,8 @@ from .deal import Deal
 from .errors import BridgeError
 from .table import Seat, Side, Vulnerability
 
-__all__ = ["check_path", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "StatusCommand", "StatusGroup",
+           "check_path", "main"]
 
 #: Strains in the order the table is printed (as hand records print them): NT, S, H, D, C.
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -61,6 +67,153 @@ EXIT_BAD_INPUT = 2
 EXIT_SKIPPED = 3
 #: exit code after Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_INTERRUPTED = 130
+#: exit code when standard output or standard error is a pipe whose reader has gone
+#: (128 + SIGPIPE, as shells report a program the signal stopped); not 1, which
+#: ``analyse --check`` gives to a difference
+EXIT_BROKEN_PIPE = 141
+
+
+def _is_broken_pipe(exc: BaseException) -> bool:
+    """``exc`` is a broken pipe on standard output or standard error: EPIPE, and one of
+    the two has lost its reader (not a socket or a worker's pipe that broke, which stays
+    an error of its own)."""
+    if not (isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError)
+                                                 and exc.errno == errno.EPIPE)):
+        return False
+    try:
+        import select
+        poller = select.poll()
+    except (ImportError, AttributeError):   # no poll (Windows): taken as standard output's
+        return True
+    fds = set()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fds.add(stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass
+    if not fds:             # a test's capture: nothing to ask
+        return True
+    for fd in fds:
+        poller.register(fd, select.POLLOUT)
+    try:
+        # a pipe (or socket) without a reader reports an error or a hang-up at once
+        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+    except OSError:
+        return True
+
+
+def silence_broken_streams() -> None:
+    """After a broken pipe: point standard output and standard error, those of them that
+    cannot be flushed (their reader has gone), at the null device, so that what they still
+    hold goes nowhere instead of raising again at interpreter shutdown ("Exception ignored
+    ... BrokenPipeError" and status 120); the advice of the Python documentation's note on
+    SIGPIPE (:mod:`signal`).  A stream without a file descriptor (a test's capture) is left
+    alone.  Raises nothing."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+            continue
+        except (OSError, ValueError):
+            pass
+        try:
+            fd = stream.fileno()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+        except (OSError, ValueError, AttributeError):
+            continue
+        try:
+            os.dup2(devnull, fd)
+        except OSError:
+            pass
+        finally:
+            os.close(devnull)
+
+
+class _StatusMixin:
+    """The exit statuses every command of the project shares, whatever click does by
+    default: Ctrl-C, also while the arguments are parsed, is :data:`EXIT_INTERRUPTED` with
+    the class's :attr:`interrupted_message` (not click's "Aborted!" and status 1); a broken
+    pipe on standard output or standard error (the reader of ``| head`` has gone), wherever
+    it happens (the command's output, ``--help``, an error message, the last flush), is
+    :data:`EXIT_BROKEN_PIPE`, silently (not click's status 1, which ``analyse --check``
+    gives to a difference)."""
+
+    #: printed on standard error after Ctrl-C (a blank line first, closing the ``^C``)
+    interrupted_message = "Interrupted."
+
+    def _interrupted(self):
+        try:
+            click.echo(f"\n{self.interrupted_message}", err=True)
+        except (OSError, ValueError):   # standard error closed: the status still says it
+            silence_broken_streams()
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
+
+    def make_context(self, *args, **kwargs):
+        """click's ``make_context`` (parsing the arguments, ``--help``, ``--version``).
+
+        :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
+            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
+        """
+        try:
+            return super().make_context(*args, **kwargs)  # type: ignore[misc]
+        except KeyboardInterrupt:
+            self._interrupted()
+        except OSError as exc:
+            if not _is_broken_pipe(exc):
+                raise
+            silence_broken_streams()
+            raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
+
+    def invoke(self, ctx: click.Context):
+        """click's ``invoke`` (the command, or the group's subcommand).
+
+        :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
+            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
+        """
+        try:
+            return super().invoke(ctx)  # type: ignore[misc]
+        except KeyboardInterrupt:
+            self._interrupted()
+        except OSError as exc:
+            if not _is_broken_pipe(exc):
+                raise
+            silence_broken_streams()
+            raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
+
+    def main(self, *args, **kwargs):
+        """click's ``main``; a broken pipe while click writes an error message, or when
+        the output is flushed at the end, exits with :data:`EXIT_BROKEN_PIPE` too.
+
+        :raises SystemExit: with the exit status (standalone mode, the default)."""
+        try:
+            return super().main(*args, **kwargs)  # type: ignore[misc]
+        except OSError as exc:
+            if not _is_broken_pipe(exc):
+                raise
+            silence_broken_streams()
+            sys.exit(EXIT_BROKEN_PIPE)
+        finally:
+            # flushed here, where a broken pipe still gets its status, rather than at
+            # interpreter shutdown
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    if stream is not None:
+                        stream.flush()
+                except (OSError, ValueError) as exc:
+                    if isinstance(exc, OSError) and _is_broken_pipe(exc):
+                        silence_broken_streams()
+                        sys.exit(EXIT_BROKEN_PIPE)
+
+
+class StatusCommand(_StatusMixin, click.Command):
+    """A click command with the project's exit statuses for Ctrl-C and broken pipes
+    (:class:`_StatusMixin`)."""
+
+
+class StatusGroup(_StatusMixin, click.Group):
+    """A click group with the project's exit statuses for Ctrl-C and broken pipes, in the
+    group and every subcommand (:class:`_StatusMixin`)."""
 
 
 class CLIError(click.ClickException):
@@ -186,21 +339,16 @@ def _parse_vulnerability(value: str) -> Vulnerability:
 # The command group
 # ---------------------------------------------------------------------------------------
 
-class _Group(click.Group):
-    """A group that also accepts the American spelling ``analyze``."""
+class _Group(StatusGroup):
+    """A group that also accepts the American spelling ``analyze``.  Ctrl-C is
+    "Interrupted: nothing written." and status 130, not click's "Aborted!" with status 1,
+    which means "--check found a difference"; a broken pipe is status 141."""
 
     aliases: ClassVar[dict[str, str]] = {"analyze": "analyse"}
+    interrupted_message = "Interrupted: nothing written."
 
     def get_command(self, ctx: click.Context, cmd_name: str):
         return super().get_command(ctx, self.aliases.get(cmd_name, cmd_name))
-
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            # not click's "Aborted!" with exit code 1, which means "--check found a difference"
-            click.echo("\nInterrupted: nothing written.", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -210,7 +358,8 @@ def main() -> None:
 
     Exit codes: 0 success, 1 `analyse --check` found a difference, 2 bad input,
     3 `analyse` skipped boards it could not read (the others were analysed), 130
-    interrupted (Ctrl-C).
+    interrupted (Ctrl-C), 141 the reader of standard output or standard error has gone
+    (`| head`).
     """
 
 
@@ -388,6 +537,8 @@ def _write_output(report: Any, output: str) -> None:
             click.echo(dumps_pbn(report.games, newline="\n"), nl=False)
             return
         report.write(output)
+    except BrokenPipeError:
+        raise   # standard output's reader has gone: status 141 (StatusGroup), no message
     except OSError as exc:
         raise CLIError(f"cannot write {output!r}: {exc.strerror or exc}") from None
     except BridgeError as exc:

@@ -313,6 +313,26 @@ def test_saving_into_a_missing_folder_is_refused_and_creates_nothing(tmp_path):
     assert ChicagoMatch.load(tmp_path / "m.json").seed == 1
 
 
+def test_write_json_atomic_refuses_a_missing_folder(tmp_path):
+    """write_json_atomic created missing folders silently: it refuses them with a
+    SavePathError (an OSError) naming the file and the folder, and writes nothing."""
+    from ai.chicago import SavePathError
+
+    missing = tmp_path / "no such folder"
+    path = missing / "deeper" / "m.json"
+    with pytest.raises(SavePathError) as info:
+        write_json_atomic(path, {"a": 1})
+    assert isinstance(info.value, OSError)
+    assert str(info.value) == (f"cannot write {path}: the folder {missing / 'deeper'} "
+                               f"does not exist")
+    assert os.listdir(tmp_path) == []
+    file = tmp_path / "file"
+    file.write_text("x")
+    with pytest.raises(SavePathError, match=f"the folder {file} is not a folder"):
+        write_json_atomic(file / "m.json", {"a": 1})
+    assert sorted(os.listdir(tmp_path)) == ["file"]
+
+
 def test_saving_through_a_symlink_replaces_its_target(tmp_path):
     real = tmp_path / "real"
     real.mkdir()

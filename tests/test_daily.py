@@ -188,6 +188,7 @@ RESULTS = ("4HS+1 +650", "3NTE-2 +200", "Pass 0", "2SN= +110")
 
 
 def test_entries_one_per_name_per_day(tmp_path):
+    (tmp_path / "sub").mkdir()
     path = tmp_path / "sub" / "lb.sqlite3"
     with Leaderboard(path) as lb:
         e = lb.record("Ann", "2024-03-01", 960, RESULTS)
@@ -226,6 +227,39 @@ def test_the_default_file_is_in_the_users_data_directory(tmp_path, monkeypatch):
     with Leaderboard() as lb:
         assert lb.path == default_leaderboard_path() and len(lb) == 0
     assert os.path.exists(default_leaderboard_path())
+
+
+def test_a_leaderboard_in_a_missing_folder_is_refused_and_creates_nothing(tmp_path):
+    """Leaderboard(path) created a missing folder silently (``--leaderboard`` refuses it):
+    a LeaderboardPathError (a LeaderboardFileError) names the file and the folder; a link
+    into a missing folder too; check_leaderboard refuses it before anything is played."""
+    from ai.daily import LeaderboardPathError, check_leaderboard
+
+    missing = tmp_path / "no such folder"
+    path = missing / "deeper" / "lb.sqlite3"
+    problem = (f"{path}: cannot open the leaderboard: the folder {missing / 'deeper'} "
+               f"does not exist")
+    with pytest.raises(LeaderboardPathError) as info:
+        Leaderboard(path)
+    assert str(info.value) == problem and isinstance(info.value, LeaderboardFileError)
+    with pytest.raises(LeaderboardPathError) as info:
+        check_leaderboard(path)
+    assert str(info.value) == problem
+    link = tmp_path / "link.sqlite3"
+    link.symlink_to(missing / "target.sqlite3")
+    with pytest.raises(LeaderboardPathError, match=f"the folder {missing} does not exist"):
+        Leaderboard(link)
+    assert sorted(os.listdir(tmp_path)) == ["link.sqlite3"]
+    file = tmp_path / "file"
+    file.write_text("x")
+    with pytest.raises(LeaderboardPathError, match=f"the folder {file} is not a folder"):
+        Leaderboard(file / "lb.sqlite3")
+    missing.mkdir()
+    (missing / "deeper").mkdir()
+    check_leaderboard(path)                   # an existing folder: passes, nothing made
+    assert os.listdir(missing / "deeper") == []
+    with Leaderboard(path) as lb:
+        assert len(lb) == 0
 
 
 def test_a_corrupt_or_foreign_file_is_a_clear_error(tmp_path):

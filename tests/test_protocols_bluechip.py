@@ -958,7 +958,13 @@ def test_the_table_manager_log_escapes_what_clients_send(caplog):
                                          ("a\tb", "'\\t' at position 2"),
                                          ("ok\x00", "'\\x00' at position 3"),
                                          ("\u202eevil", "'\\u202e' at position 1"),
-                                         ("x\x9b", "'\\x9b' at position 2")])
+                                         ("x\x9b", "'\\x9b' at position 2"),
+                                         ("a\x85b", "'\\x85' at position 2"),
+                                         ("ab\u2028", "'\\u2028' at position 3"),
+                                         ("a\u2029b", "'\\u2029' at position 2"),
+                                         ("a\x0bb\x0cc", "'\\x0b' at position 2"),
+                                         ("a\x1cb", "'\\x1c' at position 2"),
+                                         ("a\r\nb", "'\\r' at position 2")])
 def test_a_team_name_with_a_control_character_is_refused(name, where):
     """A team name is written back to every client (the seated line, Teams), into the PBN
     file and the log: a control character in it is refused everywhere it can be given."""
@@ -971,10 +977,23 @@ def test_a_team_name_with_a_control_character_is_refused(name, where):
     assert str(info.value) == problem
     table, tm, clock = _table()
     tm.connect("x")
+    # over the protocol too, also those the grammar reads as spaces elsewhere in a line
+    # (a tab, NEL, the line and paragraph separators, the information separators)
     line = f'Connecting "{name}" as North using protocol version 18'
-    if " ".join(line.split()) == line:      # (a tab is read as a space by the grammar)
-        _error(table.send("x", line), "x", problem)
-        assert tm.seats == {} and tm.conns["x"].stage == "new"
+    _error(table.send("x", line), "x", problem)
+    assert tm.seats == {} and tm.conns["x"].stage == "new"
+    assert parse_client_line(line).team == name
+
+
+def test_a_team_name_is_read_as_sent():
+    """Only the whitespace around the words of a Connecting line is folded, not the team
+    name's: it is written back between quotes as the client sent it."""
+    assert parse_client_line('connecting\t"a  b "  as north using protocol version 18') \
+        == Connect("a  b ", N, 18)
+    table, tm, clock = _table()
+    tm.connect("x")
+    assert table.send("x", 'Connecting "a  b" as North using protocol version 18') == [
+        ("send", "x", 'North ("a  b") seated')]
 
 
 def test_the_commands_refuse_a_team_name_with_a_control_character(tmp_path):
@@ -1067,17 +1086,43 @@ def test_the_client_escapes_what_it_logs(caplog):
     assert all(m.isprintable() for m in messages), messages
 
 
-def test_the_client_command_escapes_the_lines_it_shows():
-    from click.testing import CliRunner
+def test_the_client_command_with_v_logs_each_line_once(tmp_path):
+    """``ddsolver-ai bluechip client -v``: every line in and out once on standard error
+    (the log; it was also echoed), with the seat, what the table manager sent escaped."""
+    import subprocess
 
-    from ai.cli import main
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    got = []
 
-    port, thread, heard = _one_shot_tm(_HOSTILE)
-    r = CliRunner().invoke(main, ["bluechip", "client", "--port", str(port), "--seat", "N",
-                                  "--team", "Robo", "--level", "easy", "--timeout", "30",
-                                  "--verbose"])
-    thread.join(30)
-    assert r.exit_code == 0, (r.output, r.exception)
-    assert r"<< Error \x1b[2Jwiped\x07" in r.output
-    assert r"<< \x1b]0;title\x07 no message" in r.output
-    assert "\x1b" not in r.output and "\x07" not in r.output
+    def table_manager():
+        conn, _ = server.accept()
+        with conn, conn.makefile("rwb") as f:
+            got.append(f.readline())                   # Connecting ...
+            f.write(b'North ("cli") seated\r\n')
+            f.flush()
+            got.append(f.readline())                   # North ready for teams
+            for line in _HOSTILE:
+                f.write(line.encode("latin-1") + b"\r\n")
+            f.flush()
+
+    thread = threading.Thread(target=table_manager, daemon=True)
+    thread.start()
+    try:
+        root = Path(__file__).resolve().parent.parent
+        proc = subprocess.run([sys.executable, "-m", "ai", "bluechip", "client", "--port",
+                               str(port), "--seat", "N", "--team", "cli", "--timeout", "30",
+                               "-v"], cwd=root, capture_output=True, text=True, timeout=120)
+    finally:
+        server.close()
+    thread.join(10)
+    assert got[0] == b'Connecting "cli" as North using protocol version 18\r\n', got
+    lines = proc.stderr.splitlines()
+    for shown in ('>> Connecting "cli" as North using protocol version 18',
+                  '<< North ("cli") seated', ">> North ready for teams",
+                  r"<< Error \x1b[2Jwiped\x07", r"<< \x1b]0;title\x07 no message",
+                  "<< End of session"):
+        assert sum(1 for x in lines if x.endswith(shown)) == 1, (shown, proc.stderr)
+    assert sum(1 for x in lines if x.endswith(" North >> North ready for teams")) == 1
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr

@@ -82,8 +82,11 @@ def _scripts() -> dict:
 
 
 def _command(name: str) -> click.Command:
+    """The click command of ``name``: the object [project.scripts] names, or the command
+    it loads when called (an entry point of _ddsolver_entry)."""
     module, func = _scripts()[name].split(":")
-    return getattr(importlib.import_module(module), func)
+    target = getattr(importlib.import_module(module), func)
+    return target if isinstance(target, click.Command) else target.load()
 
 
 def _readme_commands():

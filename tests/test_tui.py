@@ -120,6 +120,21 @@ def test_help_and_auction_commands_while_playing(tmp_path):
     assert " 1 North 1NT   1NT opening" in said[3] and " 2 East  Pass" in said[3]
 
 
+def test_a_broken_pipe_mid_game_saves_it_and_propagates(tmp_path):
+    """The screen's reader gone (``ddsolver-play | head``): the game is saved as after
+    Ctrl-C, and the BrokenPipeError goes on to the command (status 141), not reported as
+    "the game cannot be saved" (an OSError)."""
+    path = tmp_path / "m.json"
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=path)
+    d = Driver(["p", BrokenPipeError(32, "Broken pipe")])
+    tg = TerminalGame(game, d.screen(), seed=1, computer_settings=FAST)
+    with pytest.raises(BrokenPipeError):
+        tg.run()
+    assert "cannot be saved" not in d.shown()
+    saved = json.loads(path.read_text())
+    assert saved["current"]["progress"]["calls"][:2] == ["1NT", "Pass"]
+
+
 def test_bad_cards_and_claims_then_resume(tmp_path):
     path = tmp_path / "m.json"
     game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=path)
@@ -519,11 +534,14 @@ def test_a_file_that_is_not_a_leaderboard_is_refused_before_the_first_board(tmp_
 
 
 def test_a_missing_or_real_leaderboard_passes_the_check_untouched(tmp_path):
-    from ai.daily import check_leaderboard
+    from ai.daily import LeaderboardPathError, check_leaderboard
 
-    missing = tmp_path / "new" / "lb.sqlite3"
+    missing = tmp_path / "new.sqlite3"
     check_leaderboard(missing)
-    assert not missing.parent.exists()                  # nothing created
+    assert not missing.exists()                         # nothing created
+    with pytest.raises(LeaderboardPathError, match="the folder .*new does not exist"):
+        check_leaderboard(tmp_path / "new" / "lb.sqlite3")  # Leaderboard refuses it too
+    assert not (tmp_path / "new").exists()
     empty = tmp_path / "empty.sqlite3"
     empty.write_bytes(b"")
     check_leaderboard(empty)

@@ -1,17 +1,18 @@
 """``python -m ai.bidding "N:<deal>" --dealer N --vulnerability None [--json]``
 
 Four computer players bid the deal with :class:`ai.bidding.StandardAmerican`; every call is
-printed with its explanation.  Exit status 2 for bad input (the message names it).
+printed with its explanation.  Exit status 2 for bad input (the message names it), 141 when
+the reader of standard output has gone (``| head -1``), as every command of the project.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
+from ddsolver.cli import StatusCommand
 from ddsolver.deal import Deal
 from ddsolver.errors import BridgeError
 from ddsolver.table import Seat
@@ -54,7 +55,7 @@ def run(deal_text: str, dealer="N", vulnerability="None", as_json: bool = False)
     return "\n".join(lines)
 
 
-@click.command("bid", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("bid", cls=StatusCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("deal")
 @click.option("--dealer", default="N", show_default=True, metavar="SEAT",
               help="The dealer: N, E, S or W.")
@@ -69,25 +70,22 @@ def bid_command(deal: str, dealer: str, vulnerability: str, as_json: bool) -> in
     \b
       ddsolver-ai bid "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
 
-    Exit status 2 for bad input (the message names it).
+    Exit status 2 for bad input (the message names it), 141 when the reader of the
+    output has gone (`| head -1`).
     """
     try:
         text = run(deal, dealer, vulnerability, as_json)
     except BridgeError as exc:
         click.echo(f"error: {exc}", err=True)
         click.get_current_context().exit(2)
-    try:
-        _emit(text)
-    except BrokenPipeError:
-        # the reader went away (``| head``): stop quietly, as command-line tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    _emit(text)     # a broken pipe: status 141, silently (ddsolver.cli.StatusCommand)
     return 0
 
 
 def main(argv=None) -> int:
     """Run the command on ``argv`` (default ``sys.argv[1:]``) and return its exit status:
-    0, or 2 for bad input or usage (the message on stderr)."""
+    0, 2 for bad input or usage (the message on stderr), 130 after Ctrl-C, 141 when the
+    reader of standard output has gone."""
     try:
         status = bid_command.main(args=argv, prog_name="python -m ai.bidding",
                                   standalone_mode=False)

@@ -235,7 +235,8 @@ def parse_hand(text: str) -> Hand:
 @dataclass(frozen=True)
 class Connect:
     """``Connecting "<team>" as <seat> using protocol version 18``; ``seat`` ``None`` for
-    ``ANYPL`` (seat me anywhere)."""
+    ``ANYPL`` (seat me anywhere).  ``team`` is read as sent, whitespace and control
+    characters included (a table manager refuses those: :func:`check_team_name`)."""
 
     team: str
     seat: Optional[Seat]
@@ -456,6 +457,9 @@ _WHO = r"(north|east|south|west|n|e|s|w|dummy)"
 _I = re.I
 _CONNECT_RE = re.compile(r'^connecting\s+(?:"([^"]*)"|(\S+))\s+as\s+(\w+)\s+using\s+'
                          r'protocol\s+version\s+(\d{1,6})\s*\.?$', _I)
+#: the quoted team name of a ``Connecting`` line as sent (``\s``: any whitespace, as the
+#: folding of :func:`_norm`)
+_CONNECT_TEAM_RE = re.compile(r'^\s*connecting\s+"([^"]*)"', _I)
 _READY_RE = re.compile(r"^" + _SEAT + r"\s+ready\s+(for\s+teams|to\s+start|for\s+deal|"
                        r"for\s+cards|for\s+dummy)\s*\.?$", _I)
 _READY_OTHER_RE = re.compile(r"^" + _SEAT + r"\s+ready\s+for\s+" + _WHO +
@@ -515,6 +519,11 @@ def parse_client_line(line: str) -> ClientMessage:
     m = _CONNECT_RE.match(text)
     if m:
         team = m.group(1) if m.group(1) is not None else m.group(2)
+        raw = _CONNECT_TEAM_RE.match(line) if m.group(1) is not None else None
+        if raw is not None:
+            # the name as sent: the folding of whitespace above would make a tab, a NEL,
+            # a line separator in it a space, and check_team_name could not refuse them
+            team = raw.group(1)
         where = m.group(3)
         seat = None if where.lower() == "anypl" else parse_seat(where)
         return Connect(team, seat, int(m.group(4)))

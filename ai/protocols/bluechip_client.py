@@ -383,8 +383,10 @@ def run_client(host: str, port: int, client: BlueChipClient, *,
 
     :param transcript: a list to which every line is appended as ``(time, "out"|"in",
         line)``.
-    :param on_line: called with ``("out"|"in", line)`` for each line (for logging; the
-        line as sent or received: :func:`ai.protocols.bluechip.escape` it to show it).
+    :param on_line: called with ``("out"|"in", line)`` for each line (the line as sent or
+        received: :func:`ai.protocols.bluechip.escape` it to show it).  Every line is also
+        logged at DEBUG level (logger ``ai.protocols.bluechip.client``: the seat, ``>>`` or
+        ``<<``, the line escaped), which is what ``bluechip client -v`` shows.
     :returns: ``client`` (its :attr:`~BlueChipClient.boards`, :attr:`~BlueChipClient.problems`
         and :attr:`~BlueChipClient.finished` tell how it went).
     :raises OSError: when the connection cannot be made.
@@ -394,7 +396,8 @@ def run_client(host: str, port: int, client: BlueChipClient, *,
     lines = LineSocket(sock)
 
     def note(direction: str, line: str) -> None:
-        log.debug("%s %s %s", client.seat, ">>" if direction == "out" else "<<",
+        log.debug("%s %s %s", "client" if client.seat is None else format_seat(client.seat),
+                  ">>" if direction == "out" else "<<",
                   escape(line))   # the table manager's control characters stay out
         if transcript is not None:
             transcript.append((time.time(), direction, line))

@@ -92,11 +92,13 @@ def _logging(verbose: bool) -> None:
               help="Send 'Alert. <explanation>' after the calls the system alerts.")
 @click.option("--timeout", type=click.FloatRange(1, 86400), default=600.0,
               show_default=True, help="Seconds to wait for a line before giving up.")
-@click.option("-v", "--verbose", is_flag=True, help="Log every line.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Log every line (once, on standard error, its control characters "
+                   "escaped).")
 def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeout,
            verbose):
     """Seat a computer player at a table manager."""
-    from ai.protocols.bluechip import check_team_name, escape
+    from ai.protocols.bluechip import check_team_name
     from ai.protocols.bluechip_client import BlueChipClient, run_client
     from ai.robot import ComputerPlayer
 
@@ -110,10 +112,8 @@ def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeou
     c = BlueChipClient(player, None if seat.upper() == "ANYPL" else seat, team,
                        scoring=scoring, alerts=alerts)
     try:
-        run_client(host, port, c, timeout=timeout,
-                   on_line=lambda d, line: click.echo(f"{'>>' if d == 'out' else '<<'} "
-                                                      f"{escape(line)}", err=True)
-                   if verbose else None)
+        # with -v each line is logged once, by run_client (DEBUG: time, seat, escaped)
+        run_client(host, port, c, timeout=timeout)
     except OSError as exc:
         raise click.ClickException(f"cannot connect to {host}:{port}: {exc}")
     finally:
