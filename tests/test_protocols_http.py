@@ -403,3 +403,21 @@ def test_the_command_serves_on_the_loopback_address():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_body_that_cannot_be_decoded_says_why(client):
+    """Bytes that are not UTF-8 inside the JSON, or JSON nested too deeply for the
+    decoder, are 400 bad_json naming the reason (it was "There was an error parsing the
+    body")."""
+    view = _view(S, ["1NT", "Pass"])
+    body = ('{"view": {"seat": "S", "hand": "%s", "dealer": "\xff"}}'
+            % view["hand"]).encode("latin-1")
+    _error(client.post("/api/call", content=body,
+                       headers={"content-type": "application/json"}), 400, "bad_json",
+           "not UTF-8")
+    for deep in (b"[" * 30000 + b"]" * 30000,      # within the 64 KiB limit
+                 b'{"view": ' + b'{"a":' * 5000 + b"1" + b"}" * 5001):
+        _error(client.post("/api/call", content=deep,
+                           headers={"content-type": "application/json"}), 400,
+               "bad_json", "nested too deeply")
+

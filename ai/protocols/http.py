@@ -326,6 +326,17 @@ async def _send_error(send, err: ProtocolError) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _unreadable_body(exc: StarletteHTTPException) -> str:
+    """The message of FastAPI's 400 for a body its JSON decoder could not read: the
+    reason is in the exception's cause (bytes that are not UTF-8, nesting too deep)."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the body is not UTF-8: {cause}"[:200]
+    if isinstance(cause, RecursionError):
+        return "the body is not valid JSON: it is nested too deeply"
+    return str(exc.detail)[:200]
+
+
 def _error_response(err: ProtocolError) -> JSONResponse:
     headers = {"Retry-After": "1"} if err.code == "busy" else None
     return JSONResponse({"error": err.to_dict()}, status_code=STATUS[err.code],
@@ -480,7 +491,7 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
                                 f"{request.url.path[:100]}")
             return JSONResponse({"error": err.to_dict()}, status_code=405)
         elif exc.status_code == 400:
-            err = ProtocolError("bad_json", str(exc.detail)[:200])
+            err = ProtocolError("bad_json", _unreadable_body(exc))
         else:
             return JSONResponse({"error": {"code": "bad_message",
                                            "message": str(exc.detail)[:200]}},
