@@ -421,3 +421,14 @@ def test_a_body_that_cannot_be_decoded_says_why(client):
                            headers={"content-type": "application/json"}), 400,
                "bad_json", "nested too deeply")
 
+
+
+def test_numbers_of_the_explain_request_are_json_numbers(client):
+    """``index`` is an integer as in the JSON engine: text, a boolean or a fraction is
+    refused (422 bad_message), not read as a number."""
+    view = _view(S, ["1NT", "Pass"])
+    for index in ("0", True, 0.0, "1"):
+        _error(client.post("/api/explain", json={"view": view, "index": index}), 422,
+               "bad_message", "index")
+    assert client.post("/api/explain", json={"view": view, "index": 0}).json()["call"] \
+        == "1NT"

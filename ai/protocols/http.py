@@ -44,7 +44,7 @@ from typing import List, Literal, Optional, Tuple, Union
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ai.protocols.decisions import (
@@ -151,8 +151,9 @@ class DecisionRequest(BaseModel):
 class ExplainRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     view: View
-    index: Optional[int] = Field(None, ge=0, description="Explain the auction's call number "
-                                                         "index (0 = dealer's first call).")
+    index: Optional[StrictInt] = Field(None, ge=0, description="Explain the auction's call "
+                                                               "number index (0 = dealer's "
+                                                               "first call).")
     call: Optional[str] = Field(None, max_length=20,
                                 description="Or explain this call as made now.")
     player: PlayerObject = None
