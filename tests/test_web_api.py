@@ -451,3 +451,19 @@ def test_errors_about_files_do_not_show_where_the_server_keeps_them(tmp_path):
             assert str(tmp_path) not in text, text
         assert "lb.sqlite3" in board and "not a ddsolver leaderboard" in board
         assert "lb.sqlite3" in daily
+
+
+def test_practice_is_a_json_boolean(tmp_path):
+    """``practice`` is true or false: text or a number is refused (422 bad_message), not
+    read as a boolean ("false" was false, "yes" and 1 true), and no match is made."""
+    with _client(tmp_path) as c:
+        for value in ("yes", "false", 1, 0, None):
+            r = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann",
+                                                 "practice": value})
+            assert r.status_code == 422, (value, r.text)
+            assert r.json()["error"]["code"] == "bad_message"
+            assert "practice" in r.json()["error"]["message"]
+        assert not os.listdir(tmp_path / "data" / "matches")
+        r = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann",
+                                             "practice": True})
+        assert r.status_code == 200 and r.json()["daily"]["practice"] is True

@@ -34,7 +34,7 @@ from typing import Literal, Optional
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.concurrency import run_in_threadpool
 from starlette.staticfiles import StaticFiles
 
@@ -55,7 +55,7 @@ class NewMatch(BaseModel):
     mode: Literal["chicago", "daily"] = "chicago"
     level: Optional[Literal["easy", "medium", "hard"]] = None
     name: Optional[str] = Field(None, max_length=200)
-    practice: bool = False
+    practice: StrictBool = False
 
 
 class CallBody(BaseModel):
