@@ -270,7 +270,7 @@ def serve(host: str = "127.0.0.1", port: int = 8080, *, log_level: str = "info",
     """Serve the page under uvicorn until interrupted (``options``: :func:`create_web_app`'s
     and :func:`ai.protocols.http.create_app`'s)."""
     import uvicorn
+
+    from ai.protocols.http import server_config
     app = create_web_app(**options)
-    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level,
-                                  limit_concurrency=64, timeout_keep_alive=5,
-                                  h11_max_incomplete_event_size=16 * 1024)).run()
+    uvicorn.Server(server_config(app, host, port, log_level=log_level)).run()
