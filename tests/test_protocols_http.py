@@ -4,6 +4,7 @@ decision time, concurrency) on a real uvicorn server bound to the loopback addre
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 import threading
@@ -376,7 +377,10 @@ def test_the_body_limit_holds_with_and_without_a_length(live_server):
     # raw garbage on the socket gets an HTTP error, and the server lives on
     with socket.create_connection((host, int(base.rsplit(":", 1)[1])), timeout=10) as s:
         s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
-        assert s.recv(100).startswith(b"HTTP/1.1 400")
+        head, _, body = _read_all(s).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400")
+        assert b"content-type: application/json" in head.lower()
+        assert json.loads(body)["error"]["code"] == "bad_http"
     with httpx.Client(base_url=base, timeout=30) as http:
         assert http.get("/api/info").status_code == 200
 
@@ -403,3 +407,100 @@ def test_the_command_serves_on_the_loopback_address():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_body_that_cannot_be_decoded_says_why(client):
+    """Bytes that are not UTF-8 inside the JSON, or JSON nested too deeply for the
+    decoder, are 400 bad_json naming the reason (it was "There was an error parsing the
+    body")."""
+    view = _view(S, ["1NT", "Pass"])
+    body = ('{"view": {"seat": "S", "hand": "%s", "dealer": "\xff"}}'
+            % view["hand"]).encode("latin-1")
+    _error(client.post("/api/call", content=body,
+                       headers={"content-type": "application/json"}), 400, "bad_json",
+           "not UTF-8")
+    for deep in (b"[" * 30000 + b"]" * 30000,      # within the 64 KiB limit
+                 b'{"view": ' + b'{"a":' * 5000 + b"1" + b"}" * 5001):
+        _error(client.post("/api/call", content=deep,
+                           headers={"content-type": "application/json"}), 400,
+               "bad_json", "nested too deeply")
+
+
+
+def test_numbers_of_the_explain_request_are_json_numbers(client):
+    """``index`` is an integer as in the JSON engine: text, a boolean or a fraction is
+    refused (422 bad_message), not read as a number."""
+    view = _view(S, ["1NT", "Pass"])
+    for index in ("0", True, 0.0, "1"):
+        _error(client.post("/api/explain", json={"view": view, "index": index}), 422,
+               "bad_message", "index")
+    assert client.post("/api/explain", json={"view": view, "index": 0}).json()["call"] \
+        == "1NT"
+
+
+def _read_all(sock, timeout=10.0) -> bytes:
+    sock.settimeout(timeout)
+    data = b""
+    while True:
+        more = sock.recv(4096)
+        if not more:
+            return data
+        data += more
+
+
+def test_slow_clients_are_cut_off_and_answered_in_json():
+    """A client must send its whole request within the request timeout: a connection
+    that sends nothing is closed, one that sends part of its headers or of its body gets
+    408 request_timeout in JSON; a request is timed from its connection, not its decision
+    (uvicorn alone waited for ever: 64 such connections took every slot)."""
+    with _running(request_timeout=0.5, player_defaults={"threads": 1}) as (_, base, host):
+        port = int(base.rsplit(":", 1)[1])
+        body = b'{"view": {"seat": "S", "hand": "JT97.A86.A87.T96", "dealer": "N"}}'
+        head = (b"POST /api/call HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(body))
+        for sent in (b"", b"POST /api/call HTTP/1.1\r\nHost: x\r\n", head + body[:10]):
+            with socket.create_connection((host, port), timeout=10) as s:
+                start = time.monotonic()
+                s.sendall(sent)
+                data = _read_all(s)
+                assert time.monotonic() - start < 5, sent
+            if not sent:
+                assert data == b""
+                continue
+            status, _, rest = data.partition(b"\r\n")
+            assert status.startswith(b"HTTP/1.1 408"), data
+            assert b"content-type: application/json" in rest.lower()
+            err = json.loads(rest.split(b"\r\n\r\n", 1)[1])["error"]
+            assert err["code"] == "request_timeout" and "0.5 s" in err["message"], err
+        # a whole request sent in time is answered, however slowly it is decided
+        with httpx.Client(base_url=base, timeout=30) as http:
+            r = http.post("/api/call", json={"view": _view(S, ["1NT", "Pass"]),
+                                             "player": PLAYER})
+            assert r.status_code == 200 and r.json()["call"] == "2C"
+
+
+def test_connections_beyond_the_limit_are_refused_in_json():
+    """More connections than the server serves: the extra ones get 503 busy in JSON with
+    Retry-After, the others are served (uvicorn's own limit answered every connection
+    'Service Unavailable' in plain text while more than the limit were open)."""
+    with _running(max_connections=3) as (_, base, host):
+        port = int(base.rsplit(":", 1)[1])
+        socks = [socket.create_connection((host, port), timeout=10) for _ in range(5)]
+        time.sleep(0.3)     # all five are open before any request is read
+        try:
+            for s in socks:
+                s.sendall(b"GET /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answers = [_read_all(s) for s in socks]
+        finally:
+            for s in socks:
+                s.close()
+        ok = [a for a in answers if a.startswith(b"HTTP/1.1 200")]
+        busy = [a for a in answers if a.startswith(b"HTTP/1.1 503")]
+        assert len(ok) == 3 and len(busy) == 2, answers
+        for a in busy:
+            head, _, body = a.partition(b"\r\n\r\n")
+            assert b"retry-after: 1" in head.lower()
+            assert b"content-type: application/json" in head.lower()
+            assert json.loads(body)["error"]["code"] == "busy"
+        with httpx.Client(base_url=base, timeout=30) as http:
+            assert http.get("/api/info").status_code == 200

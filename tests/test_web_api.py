@@ -451,3 +451,61 @@ def test_errors_about_files_do_not_show_where_the_server_keeps_them(tmp_path):
             assert str(tmp_path) not in text, text
         assert "lb.sqlite3" in board and "not a ddsolver leaderboard" in board
         assert "lb.sqlite3" in daily
+
+
+def test_practice_is_a_json_boolean(tmp_path):
+    """``practice`` is true or false: text or a number is refused (422 bad_message), not
+    read as a boolean ("false" was false, "yes" and 1 true), and no match is made."""
+    with _client(tmp_path) as c:
+        for value in ("yes", "false", 1, 0, None):
+            r = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann",
+                                                 "practice": value})
+            assert r.status_code == 422, (value, r.text)
+            assert r.json()["error"]["code"] == "bad_message"
+            assert "practice" in r.json()["error"]["message"]
+        assert not os.listdir(tmp_path / "data" / "matches")
+        r = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann",
+                                             "practice": True})
+        assert r.status_code == 200 and r.json()["daily"]["practice"] is True
+
+
+def test_a_request_meanwhile_does_not_change_the_state_an_answer_reports(tmp_path, monkeypatch):
+    """The state a change answers is read under the match's lock: a request arriving while
+    it is read (another tab) is refused busy, and does not empty the answer's ``events``
+    (it read the state after releasing the lock, and a GET cleared the events without
+    it, so the computers' calls of the answer were lost)."""
+    import threading
+
+    import ai.web.tables as tables
+
+    reading = threading.Event()
+    go_on = threading.Event()
+    real_state = tables.WebTable.state
+    hold = []
+
+    def slow_state(self, lang):
+        if hold:
+            hold.clear()
+            reading.set()
+            go_on.wait(10)
+        return real_state(self, lang)
+
+    monkeypatch.setattr(tables.WebTable, "state", slow_state)
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        assert state["phase"] == "auction" and state["your_turn"]
+        got = {}
+        hold.append(True)
+        t = threading.Thread(target=lambda: got.update(
+            r=c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})))
+        t.start()
+        assert reading.wait(10)
+        other = c.get(f"/web/api/matches/{mid}")
+        go_on.set()
+        t.join(30)
+        assert other.status_code == 409 and other.json()["error"]["code"] == "busy", other.text
+        answer = got["r"].json()
+        assert got["r"].status_code == 200, answer
+        # South's pass and the computers' calls after it are the answer's events
+        assert [e["seat"] for e in answer["events"]][:2] == ["S", "W"], answer["events"]

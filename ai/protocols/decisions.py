@@ -71,7 +71,9 @@ CODES = {
     "too_large": "the line or body exceeds the size limit",
     "not_found": "no such endpoint or method (HTTP)",
     "timeout": "the decision took longer than the time limit",
-    "busy": "too many decisions are running; try again",
+    "busy": "too many decisions are running (or connections open, HTTP); try again",
+    "request_timeout": "the request was not received whole in time (HTTP)",
+    "bad_http": "the request is not HTTP the server can read (HTTP)",
     "internal": "an unexpected failure inside the engine (a bug: please report it)",
 }
 

@@ -16,15 +16,18 @@ optionally a *player object* (:class:`ai.protocols.decisions.PlayerSpec`), and a
 ==========================  =========================================================
 
 Errors answer ``{"error": {"code": ..., "message": ...}}`` with an HTTP status (400 bad
-JSON, 413 body too large, 404 unknown path, 405 bad method, 409 not this seat's turn, 422
-an invalid or impossible request, 503 busy, 504 time limit).  Limits: request bodies of at
+JSON or not HTTP, 413 body too large, 404 unknown path, 405 bad method, 408 request not
+received in time, 409 not this seat's turn, 422 an invalid or impossible request, 503 busy,
+504 time limit).  Limits: request bodies of at
 most ``max_body`` bytes; each decision at most ``time_limit`` seconds (a decision that
 overruns is answered 504 while the server keeps answering other requests; the computer is
 given the limit as its hard :attr:`ai.cardplay.PlaySettings.time_limit`, so that its
 computation stops soon after, in its worker thread, whose slot stays taken until then); a
 player's ``time_budget`` at most :data:`BUDGET_SHARE` of the limit (the budget is a target
 that a decision may overrun by a few layouts, besides dealing them); at most
-``max_concurrent`` decisions at once (more are answered 503).  The server binds to
+``max_concurrent`` decisions at once (more are answered 503); under :func:`make_server`,
+each request received whole within ``request_timeout`` seconds and at most
+``max_connections`` connections (:func:`server_config`).  The server binds to
 127.0.0.1 unless told otherwise.  Documented for frontend authors in
 ``docs/protocol-http.md``.
 
@@ -44,7 +47,7 @@ from typing import List, Literal, Optional, Tuple, Union
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ai.protocols.decisions import (
@@ -61,8 +64,9 @@ from ai.protocols.decisions import (
     view_from_json,
 )
 
-__all__ = ["BUDGET_SHARE", "DEFAULT_MAX_BODY", "DEFAULT_TIME_LIMIT", "create_app",
-           "make_server", "serve"]
+__all__ = ["BUDGET_SHARE", "DEFAULT_MAX_BODY", "DEFAULT_MAX_CONNECTIONS",
+           "DEFAULT_REQUEST_TIMEOUT", "DEFAULT_TIME_LIMIT", "create_app", "make_server",
+           "serve", "server_config"]
 
 #: default largest request body, bytes
 DEFAULT_MAX_BODY = 64 * 1024
@@ -77,7 +81,7 @@ STATUS = {
     "bad_json": 400, "bad_message": 422, "unknown_type": 422, "bad_notation": 422,
     "invalid_view": 422, "illegal_call": 422, "illegal_card": 422, "out_of_turn": 409,
     "dummy_needed": 409, "no_board": 409, "too_large": 413, "not_found": 404,
-    "timeout": 504, "busy": 503, "internal": 500,
+    "timeout": 504, "busy": 503, "internal": 500, "request_timeout": 408, "bad_http": 400,
 }
 
 
@@ -151,8 +155,9 @@ class DecisionRequest(BaseModel):
 class ExplainRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     view: View
-    index: Optional[int] = Field(None, ge=0, description="Explain the auction's call number "
-                                                         "index (0 = dealer's first call).")
+    index: Optional[StrictInt] = Field(None, ge=0, description="Explain the auction's call "
+                                                               "number index (0 = dealer's "
+                                                               "first call).")
     call: Optional[str] = Field(None, max_length=20,
                                 description="Or explain this call as made now.")
     player: PlayerObject = None
@@ -317,13 +322,24 @@ class BodyLimit:
         await self.app(scope, replay_receive, send)
 
 
-async def _send_error(send, err: ProtocolError) -> None:
+async def _send_error(send, err: ProtocolError, extra=()) -> None:
     body = json.dumps({"error": err.to_dict()}).encode()
     await send({"type": "http.response.start", "status": STATUS[err.code],
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+                            (b"connection", b"close"), *extra]})
     await send({"type": "http.response.body", "body": body})
+
+
+def _unreadable_body(exc: StarletteHTTPException) -> str:
+    """The message of FastAPI's 400 for a body its JSON decoder could not read: the
+    reason is in the exception's cause (bytes that are not UTF-8, nesting too deep)."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the body is not UTF-8: {cause}"[:200]
+    if isinstance(cause, RecursionError):
+        return "the body is not valid JSON: it is nested too deeply"
+    return str(exc.detail)[:200]
 
 
 def _error_response(err: ProtocolError) -> JSONResponse:
@@ -480,7 +496,7 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
                                 f"{request.url.path[:100]}")
             return JSONResponse({"error": err.to_dict()}, status_code=405)
         elif exc.status_code == 400:
-            err = ProtocolError("bad_json", str(exc.detail)[:200])
+            err = ProtocolError("bad_json", _unreadable_body(exc))
         else:
             return JSONResponse({"error": {"code": "bad_message",
                                            "message": str(exc.detail)[:200]}},
@@ -538,22 +554,132 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
     return app
 
 
+def _raw_response(status: int, reason: str, err: ProtocolError, extra=()) -> bytes:
+    body = json.dumps({"error": err.to_dict()}).encode()
+    head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json",
+            f"content-length: {len(body)}", "connection: close", *extra]
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+async def _refuse_busy(scope, receive, send) -> None:
+    """The ASGI app of a connection over the server's limit: 503 ``busy``."""
+    await _send_error(send, ProtocolError(
+        "busy", "the server has as many connections as it serves; try again"),
+        extra=[(b"retry-after", b"1")])
+
+
+def _protocol_class(request_timeout: float, max_connections: int):
+    """uvicorn's h11 protocol, which answers every refusal in JSON and cuts off slow
+    clients:
+
+    - a client must send each request whole (headers and body) within ``request_timeout``
+      seconds of connecting or of the previous answer: past it, the connection is closed,
+      after a 408 ``request_timeout`` answer if part of a request came (uvicorn alone
+      waits for ever, so idle or slow connections could take every slot);
+    - a connection beyond ``max_connections`` gets 503 ``busy`` (with ``Retry-After``) to
+      its request, in JSON (uvicorn's ``limit_concurrency`` answers plain text, and every
+      connection while more than the limit are open);
+    - a request that is not HTTP gets 400 ``bad_http`` in JSON (uvicorn's is plain text).
+    """
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        _deadline = None
+        _got_bytes = False
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                self.app = _refuse_busy
+            self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._got_bytes = False
+            self._deadline = self.loop.call_later(request_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def data_received(self, data: bytes) -> None:
+            self._got_bytes = True
+            super().data_received(data)
+            if self.conn.their_state is h11.DONE:
+                self._disarm()      # the whole request is in: the decision may take long
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+                self._arm()
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing() or self.conn.their_state is h11.DONE:
+                return
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                if cycle.response_started:
+                    return
+                cycle.disconnected = True      # the application's answer is dropped
+                cycle.message_event.set()
+            if self._got_bytes:
+                self.transport.write(_raw_response(408, "Request Timeout", ProtocolError(
+                    "request_timeout", f"the request was not received whole within "
+                    f"{request_timeout:g} s")))
+            self.transport.close()
+
+        def send_400_response(self, msg: str) -> None:
+            self.transport.write(_raw_response(400, "Bad Request", ProtocolError(
+                "bad_http", f"not an HTTP request the server can read: {msg}")))
+            self.transport.close()
+
+    return Protocol
+
+
+#: seconds a client has to send a whole request, from its connection or the previous answer
+DEFAULT_REQUEST_TIMEOUT = 10.0
+#: connections served at once; more are answered 503 busy
+DEFAULT_MAX_CONNECTIONS = 64
+
+
+def server_config(app, host: str = "127.0.0.1", port: int = 8000, *,
+                  log_level: str = "info", request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+                  max_connections: int = DEFAULT_MAX_CONNECTIONS):
+    """The :class:`uvicorn.Config` of a server of ``app`` (the API's or the web page's):
+    requests read within ``request_timeout`` seconds, at most ``max_connections``
+    connections, keep-alive 5 s, headers at most 16 KiB, every refusal in JSON."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                          http=_protocol_class(request_timeout, max_connections),
+                          timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+
+
 def make_server(host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "info",
-                **app_options):
+                request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+                max_connections: int = DEFAULT_MAX_CONNECTIONS, **app_options):
     """A :class:`uvicorn.Server` for the API (not yet running: ``server.run()``, or
     ``await server.serve()``).
 
     :param host: the address to bind (loopback by default: give ``0.0.0.0`` only to serve
         other machines on purpose).
     :param port: the port (0: any free port).
+    :param request_timeout: seconds a client has to send a whole request (408 beyond).
+    :param max_connections: connections served at once (503 ``busy`` beyond).
     :param app_options: passed to :func:`create_app`.
     """
     import uvicorn
 
-    config = uvicorn.Config(create_app(**app_options), host=host, port=port,
-                            log_level=log_level, limit_concurrency=64, timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=16 * 1024)
-    return uvicorn.Server(config)
+    return uvicorn.Server(server_config(create_app(**app_options), host, port,
+                                        log_level=log_level, request_timeout=request_timeout,
+                                        max_connections=max_connections))
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "info",

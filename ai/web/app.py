@@ -34,7 +34,7 @@ from typing import Literal, Optional
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.concurrency import run_in_threadpool
 from starlette.staticfiles import StaticFiles
 
@@ -55,7 +55,7 @@ class NewMatch(BaseModel):
     mode: Literal["chicago", "daily"] = "chicago"
     level: Optional[Literal["easy", "medium", "hard"]] = None
     name: Optional[str] = Field(None, max_length=200)
-    practice: bool = False
+    practice: StrictBool = False
 
 
 class CallBody(BaseModel):
@@ -138,19 +138,22 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
             return lang
         return negotiate(request.headers.get("accept-language"), langs)
 
-    async def _step(table: WebTable, fn, *args):
+    async def _step(table: WebTable, fn, *args, lang: Optional[str] = None):
         """Run ``fn`` (a change of the table) in a worker thread, one at a time per
-        table."""
+        table; with ``lang``, then read the table's state in that language, still under
+        the table's lock (so that no other request changes it meanwhile), and return it.
+
+        :raises WebError: ``busy`` (409) when another request holds the table.
+        """
         if not table.lock.acquire(blocking=False):
             raise WebError("busy", "the match is busy with the previous request", 409)
         try:
             async with steps:
                 await run_in_threadpool(fn, *args)
+            if lang is not None:
+                return await run_in_threadpool(table.state, lang)
         finally:
             table.lock.release()
-
-    async def _state(table: WebTable, lang: str) -> dict:
-        return await run_in_threadpool(table.state, lang)
 
     # -- the page ------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -188,37 +191,37 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
             table = await run_in_threadpool(store.new_daily, body.name, body.practice)
         else:
             table = store.new_chicago(body.level or "medium")
-        await _step(table, table.start)
-        return await _state(table, lang)
+        return await _step(table, table.start, lang=lang)
 
     @app.get("/web/api/matches/{table_id}", summary="The match as the human sees it")
     async def get_match(request: Request, table_id: str,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
-        table.events = []
-        await _step(table, table.resume)
-        return await _state(table, _lang(request, lang))
+
+        def resume():
+            table.events = []
+            table.resume()
+
+        return await _step(table, resume, lang=_lang(request, lang))
 
     @app.post("/web/api/matches/{table_id}/call", summary="The human's call")
     async def post_call(request: Request, table_id: str, body: CallBody,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
-        await _step(table, table.call, body.call)
-        return await _state(table, _lang(request, lang))
+        return await _step(table, table.call, body.call, lang=_lang(request, lang))
 
     @app.post("/web/api/matches/{table_id}/card", summary="The human's card")
     async def post_card(request: Request, table_id: str, body: CardBody,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
-        await _step(table, table.card, body.seat, body.card)
-        return await _state(table, _lang(request, lang))
+        return await _step(table, table.card, body.seat, body.card,
+                           lang=_lang(request, lang))
 
     @app.post("/web/api/matches/{table_id}/next", summary="Deal the next board")
     async def post_next(request: Request, table_id: str,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
-        await _step(table, table.start)
-        return await _state(table, _lang(request, lang))
+        return await _step(table, table.start, lang=_lang(request, lang))
 
     @app.post("/web/api/matches/{table_id}/hint", summary="A suggestion (easy level)")
     async def post_hint(request: Request, table_id: str,
@@ -270,7 +273,7 @@ def serve(host: str = "127.0.0.1", port: int = 8080, *, log_level: str = "info",
     """Serve the page under uvicorn until interrupted (``options``: :func:`create_web_app`'s
     and :func:`ai.protocols.http.create_app`'s)."""
     import uvicorn
+
+    from ai.protocols.http import server_config
     app = create_web_app(**options)
-    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level,
-                                  limit_concurrency=64, timeout_keep_alive=5,
-                                  h11_max_incomplete_event_size=16 * 1024)).run()
+    uvicorn.Server(server_config(app, host, port, log_level=log_level)).run()
