@@ -83,6 +83,22 @@ BOARDS = 4
 DateLike = Union[datetime.date, str]
 
 
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def parse_day(text: str) -> str:
+    """A calendar date written ``YYYY-MM-DD`` (ISO 8601's extended form), returned in that
+    form.  Raises ValueError naming the text for anything else, including the forms
+    ``datetime.date.fromisoformat`` also reads since Python 3.11 (``20240101``,
+    ``2024-W01-1``)."""
+    if not _DAY.fullmatch(text):
+        raise ValueError(f"not a date (YYYY-MM-DD): {text[:20]!r}")
+    try:
+        return datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise ValueError(f"not a date (YYYY-MM-DD): {text[:20]!r}") from None
+
+
 def _iso(date: DateLike) -> str:
     if isinstance(date, datetime.datetime):
         raise TypeError("give the date (datetime.date), not a datetime: the local date is "
@@ -90,10 +106,7 @@ def _iso(date: DateLike) -> str:
     if isinstance(date, datetime.date):
         return date.isoformat()
     if isinstance(date, str):
-        try:
-            return datetime.date.fromisoformat(date.strip()).isoformat()
-        except ValueError:
-            raise ValueError(f"not a date (YYYY-MM-DD): {date!r}") from None
+        return parse_day(date.strip())
     raise TypeError(f"a date must be a datetime.date or 'YYYY-MM-DD' text, got "
                     f"{type(date).__name__}")
 

@@ -83,6 +83,9 @@ def test_the_deals_follow_the_documented_algorithm():
     assert len(days) == 30                           # a new set every day
     with pytest.raises(ValueError):
         daily_deals("2024-13-01")
+    for other_form in ("20240301", "2024-W09-5", "2024-3-01"):   # fromisoformat reads some
+        with pytest.raises(ValueError, match=r"not a date \(YYYY-MM-DD\)"):
+            daily_deals(other_form)
     with pytest.raises(TypeError):
         daily_deals(datetime.datetime(2024, 3, 1, 12))
     with pytest.raises(TypeError):

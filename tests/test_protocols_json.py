@@ -172,6 +172,10 @@ def test_errors_name_the_problem_and_change_nothing():
     assert json.loads(e.handle_line("not json"))["code"] == "bad_json"
     assert json.loads(e.handle_line(b"\xff\xfe"))["code"] == "bad_json"
     assert json.loads(e.handle_line("[" * 100000))["code"] == "bad_json"
+    # a key named twice is refused, not read as its last value (which would quit here)
+    twice = json.loads(e.handle_line('{"type": "state", "type": "quit"}'))
+    assert twice["code"] == "bad_json" and "'type' appears twice" in twice["message"]
+    assert not e.finished
     assert json.loads(e.handle_line(b"x" * (e.max_line + 1)))["code"] == "too_large"
     assert e.handle_line("   ") is None
     assert e.handle({"type": "state"}) == before

@@ -111,8 +111,10 @@ def test_daily_boards_and_leaderboard(tmp_path):
         for bad in ["", " ", "x" * 41, "a\x00b", "\x7f"]:
             r = c.post("/web/api/matches", json={"mode": "daily", "name": bad})
             assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name", bad
-        r = c.get("/web/api/leaderboard?date=2024-13-45")
-        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_date"
+        for bad in ["2024-13-45", "20240101", "2024-W01-1", "2024-1-01"]:
+            r = c.get(f"/web/api/leaderboard?date={bad}")
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_date", bad
+            assert repr(bad) in r.json()["error"]["message"]
     with sqlite3.connect(tmp_path / "lb.sqlite3") as db:
         assert db.execute("select count(*) from entry").fetchone() == (1,)
 

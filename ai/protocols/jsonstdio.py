@@ -164,7 +164,7 @@ class Engine:
             if not line.strip():
                 return None
             try:
-                msg = json.loads(line)
+                msg = json.loads(line, object_pairs_hook=_unique_keys)
             except (ValueError, RecursionError) as exc:
                 return _dump(_error(ProtocolError("bad_json", f"the line is not JSON: "
                                                               f"{exc}")))
@@ -394,6 +394,18 @@ class Engine:
 
 def _error(err: ProtocolError) -> dict:
     return {"type": "error", **err.to_dict()}
+
+
+def _unique_keys(pairs) -> dict:
+    """``json.loads``'s object hook: an object naming a key twice is refused (ValueError),
+    not read with the last value winning (RFC 8259 section 4: names SHOULD be unique;
+    ``{"type": "hello", "type": "quit"}`` would otherwise quit)."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key[:40]!r} appears twice in one object")
+        out[key] = value
+    return out
 
 
 def _dump(obj: dict) -> str:

@@ -27,7 +27,6 @@ read.
 from __future__ import annotations
 
 import asyncio
-import datetime
 import functools
 import os
 from typing import Literal, Optional
@@ -243,13 +242,14 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
             LeaderboardError,
             default_leaderboard_path,
             local_today,
+            parse_day,
         )
         if date is None:
             date = local_today().isoformat()
         try:
-            day = datetime.date.fromisoformat(date).isoformat()
-        except ValueError:
-            raise WebError("bad_date", f"not a date (YYYY-MM-DD): {date[:20]!r}") from None
+            day = parse_day(date)
+        except ValueError as exc:
+            raise WebError("bad_date", str(exc)) from None
 
         def read():
             try:
