@@ -26,7 +26,10 @@ else North and none, with a note.
 The input is read in chunks of 1 MiB and refused with :class:`~ddsolver.errors.
 InputTooLargeError` as soon as it is larger than :data:`MAX_INPUT_BYTES` (256 MiB; the
 ``max_bytes`` argument of :func:`read_games` and :func:`analyse_file`, ``None`` for no cap),
-so that an endless stream or a huge file never fills the memory.
+so that an endless stream or a huge file never fills the memory; and a PBN input of more
+than :data:`MAX_INPUT_GAMES` games (1,000,000: ``max_games``) is refused with the same
+error as it is read, since every game costs several hundred bytes however short its text
+(256 MiB of one-tag games would need over 10 GB).
 
 Sources: PBN standard 2.1 (Tis Veugen and Kaj G Backas, 2007) for the file format; the tag
 forms of BridgeComposer's hand records (``examples/club_hand_record_36.pbn``).
@@ -58,11 +61,18 @@ from .errors import BridgeError, LINError, PBNError
 from .par import ParResult, par
 from .pbn import PBNGame, write_pbn
 from .pbn.dd_tags import compare_analysis_tags, par_tags
+from .pbn.reader import check_max_games
 from .solver import DDTable
 from .table import Seat, Vulnerability, board_dealer, board_vulnerability
 
-__all__ = ["MAX_INPUT_BYTES", "AnalysisReport", "BoardAnalysis", "analyse_file", "analyse_games",
-           "read_games"]
+__all__ = ["MAX_INPUT_BYTES", "MAX_INPUT_GAMES", "AnalysisReport", "BoardAnalysis",
+           "analyse_file", "analyse_games", "read_games"]
+
+#: The most PBN games :func:`read_games` reads by default (``max_games``).  Real files hold
+#: far fewer (a club's year is some tens of thousands of boards); the cap bounds the memory
+#: the games take (a few hundred bytes to a few kB each, after analysis), which the byte cap
+#: alone does not: 256 MiB of one-tag games (``[Event "x"]``) is some twenty million.
+MAX_INPUT_GAMES = 1_000_000
 
 Source = Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes]]
 
@@ -272,7 +282,8 @@ def detect_format(name: str | None, text: str) -> str:
 
 
 def read_games(source: Source, *, format: str = "auto", name: str | None = None,
-               max_bytes: int | None = MAX_INPUT_BYTES) -> tuple[list[PBNGame], str, str]:
+               max_bytes: int | None = MAX_INPUT_BYTES,
+               max_games: int | None = MAX_INPUT_GAMES) -> tuple[list[PBNGame], str, str]:
     """Read the games of a PBN or LIN input for analysis.
 
     A PBN game that cannot be read is kept in its place with its error
@@ -288,6 +299,9 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
     :param name: the name for messages (default: the path or the file object's name).
     :param max_bytes: the most bytes read (a text file object's size is counted in UTF-8
         bytes); default :data:`MAX_INPUT_BYTES` (256 MiB), ``None`` for no cap.
+    :param max_games: the most PBN games read (unreadable ones included); default
+        :data:`MAX_INPUT_GAMES` (1,000,000), ``None`` for no cap.  A LIN file is capped by
+        its bytes only.
     :returns: ``(games, format, newline)``: the games in file order, ``"pbn"`` or
         ``"lin"``, and the line end to write them back with: CRLF for LIN input or when
         the input has a CRLF line end, CR when its line ends are CR alone (old Mac
@@ -297,11 +311,13 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
         (the message is the first board's error; for an input in which not even the start
         of a tag is found, one that asks whether it is a PBN file at all).
     :raises InputTooLargeError: if the input is larger than ``max_bytes`` (the message
-        names it and the cap); nothing more is read then.
+        names it and the cap; nothing more is read then), or holds more than
+        ``max_games`` PBN games.
     :raises OSError: if the file cannot be read.
     :raises TypeError: for a source of another type, or a ``max_bytes`` that is neither
         ``None`` nor an integer.
-    :raises ValueError: for an unknown ``format``, or a ``max_bytes`` below 1.
+    :raises ValueError: for an unknown ``format``, or a ``max_bytes`` or ``max_games``
+        below 1 (a ``max_games`` of another type than ``None`` or an integer: TypeError).
     :raises KeyboardInterrupt: on Ctrl-C, between two chunks at the latest.
     """
     from .lin import parse_lin
@@ -310,6 +326,7 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
     if format not in ("auto", "pbn", "lin"):
         raise ValueError(f"format must be 'auto', 'pbn' or 'lin', got {format!r}")
     check_max_bytes(max_bytes)
+    check_max_games(max_games)
     if isinstance(source, bytes):
         if max_bytes is not None and len(source) > max_bytes:
             raise too_large(name, max_bytes)
@@ -334,12 +351,12 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
         # keep every stretch of the input between empty lines as an unreadable game, to be
         # thrown away below ('yes x' or '[x' lines would make millions of them).
         try:
-            games = parse_pbn(text, source=name)
+            games = parse_pbn(text, source=name, max_games=max_games)
         except PBNError as exc:
             raise PBNError(f"{exc}; there is no tag ('[Name \"value\"]') in the input: is "
                            f"it a PBN file?") from None
     else:
-        games = parse_pbn(text, source=name, errors="keep")
+        games = parse_pbn(text, source=name, errors="keep", max_games=max_games)
     if not games:
         error = LINError if kind == "lin" else PBNError
         raise error(f"{name or 'the input'}: no boards found (is it a {kind.upper()} file?)")
@@ -463,7 +480,8 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
 def analyse_file(source: Source, *, format: str = "auto", threads: int | None = None,
                  check: bool = False, progress: Callable[[DDTable], Any] | None = None,
                  name: str | None = None, executor: Executor | None = None,
-                 max_bytes: int | None = MAX_INPUT_BYTES) -> AnalysisReport:
+                 max_bytes: int | None = MAX_INPUT_BYTES,
+                 max_games: int | None = MAX_INPUT_GAMES) -> AnalysisReport:
     """Read a PBN or LIN input (:func:`read_games`) and analyse it (:func:`analyse_games`).
     Nothing is written: call :meth:`AnalysisReport.write`.
 
@@ -473,18 +491,23 @@ def analyse_file(source: Source, *, format: str = "auto", threads: int | None = 
     :param executor: where the tables are solved (see :func:`analyse_games`).
     :param max_bytes: the most bytes read (see :func:`read_games`); default
         :data:`MAX_INPUT_BYTES` (256 MiB), ``None`` for no cap.
+    :param max_games: the most PBN games read (see :func:`read_games`); default
+        :data:`MAX_INPUT_GAMES` (1,000,000), ``None`` for no cap.
     :returns: the :class:`AnalysisReport`; a PBN board that cannot be read is in it,
         skipped, with its error (:attr:`BoardAnalysis.malformed`).
     :raises LINError: for a malformed LIN file.
     :raises PBNError: for an input without boards, or of which no board can be read.
-    :raises InputTooLargeError: if the input is larger than ``max_bytes``.
+    :raises InputTooLargeError: if the input is larger than ``max_bytes`` or holds more
+        than ``max_games`` PBN games.
     :raises OSError: if the file cannot be read.
     :raises TypeError, ValueError: as :func:`read_games` and :func:`analyse_games`.
     :raises KeyboardInterrupt: on Ctrl-C.
     """
     _solver._check_threads(threads)  # a bad argument fails before the file is read
     check_max_bytes(max_bytes)
-    games, kind, newline = read_games(source, format=format, name=name, max_bytes=max_bytes)
+    check_max_games(max_games)
+    games, kind, newline = read_games(source, format=format, name=name, max_bytes=max_bytes,
+                                      max_games=max_games)
     source_name = games[0].source if games else name
     return analyse_games(games, threads=threads, check=check, progress=progress,
                          format=kind, source=source_name, newline=newline,

@@ -16,7 +16,8 @@ Subcommands (``ddsolver COMMAND --help`` for each):
 
 ``analyse`` reads at most 256 MiB (:data:`ddsolver.analysis.MAX_INPUT_BYTES`): a larger
 input, or an endless one (``yes | ddsolver analyse -``), is refused as bad input after
-reading 256 MiB, a larger regular file before it is read.  A malformed ``--scheduler``
+reading 256 MiB, a larger regular file before it is read; so is a PBN input of more than
+1,000,000 games (:data:`ddsolver.analysis.MAX_INPUT_GAMES`).  A malformed ``--scheduler``
 address is a usage error before anything is read; a scheduler that does not answer within
 5 s (:data:`DASK_CONNECT_TIMEOUT`) is bad input.
 
@@ -637,7 +638,8 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
     The output is written only when every board has been analysed, and atomically
     (a temporary file renamed over the target; through a symbolic link, its target is
     replaced), so a failure never leaves half a file, nor does Ctrl-C (exit status 130).
-    An input larger than 256 MiB is refused (exit status 2).  Example:
+    An input larger than 256 MiB or of more than 1,000,000 games is refused (exit status
+    2).  Example:
 
     \b
       ddsolver analyse examples/club_hand_record_36.pbn --check -o analysed.pbn

@@ -11,6 +11,7 @@ import pytest
 import ddsolver
 from ddsolver.analysis import (
     MAX_INPUT_BYTES,
+    MAX_INPUT_GAMES,
     AnalysisReport,
     analyse_file,
     analyse_games,
@@ -228,6 +229,36 @@ def test_an_endless_input_is_refused_after_the_cap_and_read_in_chunks():
     assert issubclass(InputTooLargeError, BridgeError)
     assert ddsolver.InputTooLargeError is InputTooLargeError
     assert MAX_INPUT_BYTES == 256 * 1024 * 1024
+
+
+def test_the_number_of_games_is_capped_too(tmp_path: Path):
+    # one-tag games cost hundreds of bytes each whatever their text: the byte cap alone
+    # would let 256 MiB of them take over 10 GB, so the games are counted as they are read
+    assert MAX_INPUT_GAMES == 1_000_000
+    four = "".join(f'[Event "e{i}"]\n\n' for i in range(4)).encode()
+    assert len(read_games(four, max_games=4)[0]) == 4             # exactly the cap: read
+    with pytest.raises(InputTooLargeError,
+                       match=r"^<in> holds more than 3 games, the most that is read "
+                             r"\(max_games=3\); split it into smaller files$"):
+        read_games(four, name="<in>", max_games=3)
+    assert len(read_games(four, max_games=None)[0]) == 4
+    # unreadable games kept in their place count too
+    damaged = b'[Event "a"]\n\n[Deal "N:junk"]\n\n[Event "b"]\n\n'
+    assert len(read_games(damaged, max_games=3)[0]) == 3
+    with pytest.raises(InputTooLargeError, match="more than 2 games"):
+        read_games(damaged, max_games=2)
+    path = tmp_path / "many.pbn"
+    path.write_bytes(four)
+    with pytest.raises(InputTooLargeError, match=f"^{re.escape(str(path))} holds more"):
+        analyse_file(path, max_games=2)
+    with pytest.raises(InputTooLargeError, match="more than 1 games"):
+        parse_pbn(four.decode(), max_games=1)
+    for bad, error in [(0, ValueError), (-1, ValueError), (True, TypeError),
+                       (2.0, TypeError), ("3", TypeError)]:
+        with pytest.raises(error, match="max_games"):
+            parse_pbn(four.decode(), max_games=bad)
+        with pytest.raises(error, match="max_games"):
+            read_games(four, format="lin", max_games=bad)     # checked for LIN input too
 
 
 def test_the_cap_counts_bytes_for_paths_bytes_and_text(tmp_path: Path):

@@ -20,7 +20,7 @@ import sys
 from typing import IO, Union
 
 from .._io import read_source
-from ..errors import PBNError
+from ..errors import InputTooLargeError, PBNError
 from .game import PBNGame
 from .tags import NAME_RE, Tag
 
@@ -83,8 +83,10 @@ class _RawTag:
 class _Reader:
     """Scans a whole PBN text: games, tags, comments, escape lines, section spans."""
 
-    def __init__(self, text: str, source: str | None, keep: bool = False):
+    def __init__(self, text: str, source: str | None, keep: bool = False,
+                 max_games: int | None = None):
         text = text.removeprefix("\ufeff")
+        self.max_games = max_games       # refuse the input past this many games
         self.keep = keep                 # keep a game that cannot be read, with its error
         self.text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.source = source
@@ -102,6 +104,14 @@ class _Reader:
         self.last_value: dict[str, str] = {}
         self.pending: list[str] = []     # warnings for the next game finished
         self.header: list[str] = []      # version lines before the file's first tag
+
+    def add(self, game: PBNGame) -> None:
+        """Append a game read (or kept unread), refusing the input past ``max_games``."""
+        if self.max_games is not None and len(self.games) >= self.max_games:
+            raise InputTooLargeError(
+                f"{self.source or 'the input'} holds more than {self.max_games:,} games, the "
+                f"most that is read (max_games={self.max_games}); split it into smaller files")
+        self.games.append(game)
 
     def line_of(self, pos: int) -> int:
         """The number (from 1) of the line that holds ``text[pos]``."""
@@ -180,7 +190,7 @@ class _Reader:
         game.raw_text = chunk
         if not self.games and self.header:
             game.file_header = tuple(self.header)
-        self.games.append(game)
+        self.add(game)
 
     def scan(self, pos: int) -> None:
         text = self.text
@@ -398,7 +408,7 @@ class _Reader:
                 raise
             self.keep_unread(start, end, exc, game)
             return
-        self.games.append(game)
+        self.add(game)
 
     def inherit(self, game: PBNGame) -> None:
         """Resolve ``#`` and ``##`` tag values (PBN 2.1, section 4.8)."""
@@ -430,8 +440,23 @@ class _Reader:
                 self.last_value[t.name] = t.value
 
 
-def parse_pbn(text: str, *, source: str | None = None, errors: str = "raise"
-              ) -> list[PBNGame]:
+def check_max_games(max_games) -> None:
+    """Check a ``max_games`` argument: ``None`` (no cap) or an integer of at least 1.
+
+    :raises TypeError: for another type (``bool`` included).
+    :raises ValueError: for an integer below 1.
+    """
+    if max_games is None:
+        return
+    if isinstance(max_games, bool) or not isinstance(max_games, int):
+        raise TypeError(f"max_games must be None or an integer, got "
+                        f"{type(max_games).__name__}")
+    if max_games < 1:
+        raise ValueError(f"max_games must be at least 1, got {max_games}")
+
+
+def parse_pbn(text: str, *, source: str | None = None, errors: str = "raise",
+              max_games: int | None = None) -> list[PBNGame]:
     """Parse PBN text (import format, PBN 2.1) into games.
 
     :param text: the file's text (any line ends; a BOM is dropped).
@@ -441,19 +466,27 @@ def parse_pbn(text: str, *, source: str | None = None, errors: str = "raise"
         place with :attr:`PBNGame.error` (the message) and :attr:`PBNGame.raw_text` (its
         text, which the writer writes back as read), and reading goes on after the next
         empty line (the end of that game, PBN 2.1 section 3).
+    :param max_games: the most games read (unreadable ones kept with ``errors="keep"``
+        count too), ``None`` (default) for no cap: a bound on the memory the games take,
+        several hundred bytes each even for a game of one tag.
     :returns: one :class:`PBNGame` per game, in file order, each validated (or, with
         ``errors="keep"``, carrying its error).
     :raises PBNError: for malformed input, naming the line and the board (or game number):
         an unterminated tag, string or comment, text outside a tag, a bad deal, an unknown
         seat, a bad call or card, a forbidden ``#`` inheritance...
-    :raises TypeError: if ``text`` is not a ``str``.
-    :raises ValueError: for ``errors`` other than ``"raise"`` or ``"keep"``.
+    :raises InputTooLargeError: if the text holds more than ``max_games`` games (raised
+        when the next game is read; the message names the source and the cap).
+    :raises TypeError: if ``text`` is not a ``str``, or ``max_games`` is neither ``None``
+        nor an integer.
+    :raises ValueError: for ``errors`` other than ``"raise"`` or ``"keep"``, or a
+        ``max_games`` below 1.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_pbn needs a str, got {type(text).__name__}")
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
-    return _Reader(text, source, keep=errors == "keep").run()
+    check_max_games(max_games)
+    return _Reader(text, source, keep=errors == "keep", max_games=max_games).run()
 
 
 def read_pbn(source: PathOrFile | bytes, *, errors: str = "raise") -> list[PBNGame]:
