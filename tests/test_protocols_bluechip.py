@@ -635,6 +635,12 @@ def test_a_client_that_disconnects_mid_board_over_loopback(tmp_path):
     west.expect("Error 'West bids 9NT' is no message of the protocol")
     west.say("West ready for North's bid")
     west.expect("North ")
+    # the table manager deals each seat its cards when that seat asks: under load a client
+    # may not have asked yet when North has bid; wait, so that every client holds board 1
+    # when it is abandoned (else it never sees that board: a race seen in CI)
+    deadline = time.time() + 30
+    while any(not clients[s].boards for s in (N, E, S)) and time.time() < deadline:
+        time.sleep(0.02)
     west.lines.close()        # gone in the middle of the auction
     deadline = time.time() + 30
     while not tm.records and time.time() < deadline:
