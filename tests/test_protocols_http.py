@@ -504,3 +504,13 @@ def test_connections_beyond_the_limit_are_refused_in_json():
             assert json.loads(body)["error"]["code"] == "busy"
         with httpx.Client(base_url=base, timeout=30) as http:
             assert http.get("/api/info").status_code == 200
+
+
+def test_the_docs_page_is_served_and_its_cdn_is_documented(client):
+    # docs/protocol-http.md says /docs loads Swagger UI from the jsDelivr CDN (needs the
+    # Internet) while /openapi.json is served here: both halves checked
+    page = client.get("/docs")
+    assert page.status_code == 200 and "cdn.jsdelivr.net" in page.text
+    assert "jsDelivr CDN" in (Path(__file__).parents[1] / "docs/protocol-http.md").read_text()
+    schema = client.get("/openapi.json")
+    assert schema.status_code == 200 and schema.json()["info"]["title"] == "ddsolver robot API"
