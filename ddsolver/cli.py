@@ -150,14 +150,12 @@ class _StatusMixin:
             silence_broken_streams()
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
-    def make_context(self, *args, **kwargs):
-        """click's ``make_context`` (parsing the arguments, ``--help``, ``--version``).
-
-        :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
-            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
-        """
+    @contextlib.contextmanager
+    def _exit_statuses(self):
+        """Turn Ctrl-C into :data:`EXIT_INTERRUPTED` and a broken pipe on standard output
+        or error into :data:`EXIT_BROKEN_PIPE` (both :exc:`click.exceptions.Exit`)."""
         try:
-            return super().make_context(*args, **kwargs)  # type: ignore[misc]
+            yield
         except KeyboardInterrupt:
             self._interrupted()
         except OSError as exc:
@@ -165,6 +163,15 @@ class _StatusMixin:
                 raise
             silence_broken_streams()
             raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
+
+    def make_context(self, *args, **kwargs):
+        """click's ``make_context`` (parsing the arguments, ``--help``, ``--version``).
+
+        :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
+            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
+        """
+        with self._exit_statuses():
+            return super().make_context(*args, **kwargs)  # type: ignore[misc]
 
     def invoke(self, ctx: click.Context):
         """click's ``invoke`` (the command, or the group's subcommand).
@@ -172,15 +179,8 @@ class _StatusMixin:
         :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
             :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
         """
-        try:
+        with self._exit_statuses():
             return super().invoke(ctx)  # type: ignore[misc]
-        except KeyboardInterrupt:
-            self._interrupted()
-        except OSError as exc:
-            if not _is_broken_pipe(exc):
-                raise
-            silence_broken_streams()
-            raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
 
     def main(self, *args, **kwargs):
         """click's ``main``; a broken pipe while click writes an error message, or when
