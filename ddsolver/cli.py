@@ -530,12 +530,36 @@ def solve_command(hands: str, trump: str, leader: str, trick: str, as_json: bool
 # ddsolver analyse
 # ---------------------------------------------------------------------------------------
 
+def _write_stdout(text: str) -> None:
+    """Write ``text`` to standard output in full, through its file descriptor where it has
+    one: a write the reader leaves half done (``| head -1`` closing its end in the middle
+    of a large write) returns short without an error, and Python's own stream then lost
+    the rest without a word (exit status 0); here the rest is written again, which meets
+    the closed pipe: :exc:`BrokenPipeError` (status 141).
+
+    :raises BrokenPipeError: when the reader has gone.
+    :raises OSError: when the output cannot be written.
+    """
+    stream = sys.stdout
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):   # not a real file (a test's capture)
+        click.echo(text, nl=False)
+        return
+    data = text.encode(getattr(stream, "encoding", None) or "utf-8",
+                       getattr(stream, "errors", None) or "strict")
+    stream.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def _write_output(report: Any, output: str) -> None:
     from .pbn import dumps_pbn
 
     try:
         if output == "-":
-            click.echo(dumps_pbn(report.games, newline="\n"), nl=False)
+            _write_stdout(dumps_pbn(report.games, newline="\n"))
             return
         report.write(output)
     except BrokenPipeError:

@@ -70,6 +70,29 @@ def test_a_closed_standard_output_is_status_141_silently(argv, tmp_path):
     assert (status, err) == (141, "")
 
 
+def test_a_reader_gone_in_the_middle_of_a_large_output_is_status_141(tmp_path):
+    """`ddsolver analyse big.pbn -o - | head -1`: the reader takes the first line and goes
+    while the output is still being written.  The write then comes back short without an
+    error; the rest must be written again (and fail), not dropped with status 0."""
+    club = (ROOT / "examples" / "club_hand_record_36.pbn").read_text()
+    big = tmp_path / "big.pbn"
+    big.write_text("\n".join([club] * 20))          # ~450 kB analysed: beyond a pipe's buffer
+    proc = subprocess.Popen([sys.executable, "-m", "ddsolver", "analyse", str(big), "-o", "-",
+                             "-q"], cwd=tmp_path, env=_env(), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_signals)
+    try:
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read().decode("utf-8", "replace")
+        status = proc.wait(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stderr.close()
+    assert first.startswith(b"%") and (status, err) == (141, "")
+
+
 @pytest.mark.parametrize("argv", [
     ["-m", "ddsolver", "table", "x"],                       # the error message
     ["-m", "ddsolver", "table", DEAL, "--no-such-option"],  # a usage error
