@@ -30,9 +30,9 @@ from typing import IO, Any, Optional, Union
 from .errors import InputTooLargeError
 
 __all__ = ["MAX_INPUT_BYTES", "READ_CHUNK_BYTES", "atomic_write", "atomic_write_bytes",
-           "check_max_bytes", "decode_text", "input_file_problem", "output_file_problem",
-           "output_folder_problem", "read_capped", "read_file_capped", "read_source",
-           "read_text", "too_large"]
+           "check_cap", "check_max_bytes", "decode_text", "input_file_problem",
+           "output_file_problem", "output_folder_problem", "read_capped", "read_file_capped",
+           "read_source", "read_text", "too_large"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -43,19 +43,28 @@ MAX_INPUT_BYTES = 256 * 1024 * 1024
 READ_CHUNK_BYTES = 1024 * 1024
 
 
-def check_max_bytes(max_bytes: Any) -> None:
-    """Check a ``max_bytes`` argument: ``None`` (no cap) or an integer of at least 1.
+def check_cap(value: Any, name: str) -> None:
+    """Check a cap argument called ``name`` (``max_bytes``, ``max_games``): ``None`` (no
+    cap) or an integer of at least 1.
 
     :raises TypeError: for another type (a bool, a float, a string).
     :raises ValueError: for an integer below 1.
     """
-    if max_bytes is None:
+    if value is None:
         return
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
-        raise TypeError(f"max_bytes must be an integer or None, not "
-                        f"{type(max_bytes).__name__}")
-    if max_bytes < 1:
-        raise ValueError(f"max_bytes must be at least 1, got {max_bytes}")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an integer or None, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+
+
+def check_max_bytes(max_bytes: Any) -> None:
+    """Check a ``max_bytes`` argument (:func:`check_cap`).
+
+    :raises TypeError: for another type than ``None`` or an integer.
+    :raises ValueError: for an integer below 1.
+    """
+    check_cap(max_bytes, "max_bytes")
 
 
 def _size_text(n: int) -> str:

@@ -19,7 +19,7 @@ import re
 import sys
 from typing import IO, Union
 
-from .._io import read_source
+from .._io import check_cap, read_source
 from ..errors import InputTooLargeError, PBNError
 from .game import PBNGame
 from .tags import NAME_RE, Tag
@@ -441,18 +441,13 @@ class _Reader:
 
 
 def check_max_games(max_games) -> None:
-    """Check a ``max_games`` argument: ``None`` (no cap) or an integer of at least 1.
+    """Check a ``max_games`` argument (:func:`ddsolver._io.check_cap`): ``None`` (no cap)
+    or an integer of at least 1.
 
     :raises TypeError: for another type (``bool`` included).
     :raises ValueError: for an integer below 1.
     """
-    if max_games is None:
-        return
-    if isinstance(max_games, bool) or not isinstance(max_games, int):
-        raise TypeError(f"max_games must be None or an integer, got "
-                        f"{type(max_games).__name__}")
-    if max_games < 1:
-        raise ValueError(f"max_games must be at least 1, got {max_games}")
+    check_cap(max_games, "max_games")
 
 
 def parse_pbn(text: str, *, source: str | None = None, errors: str = "raise",
