@@ -37,7 +37,7 @@ from .sections import (
     parse_play,
     play_lines,
 )
-from .tags import MANDATORY_TAGS, NAME_RE, Tag, comment_text, section_lines
+from .tags import MANDATORY_TAGS, NAME_RE, LazyList, Tag, comment_text, section_lines
 
 __all__ = ["PBNGame"]
 
@@ -131,44 +131,12 @@ class PBNGame:
                  "_preamble", "_warnings", "claim", "error", "file_header", "index", "lin",
                  "line", "raw_text", "source", "tag_list")
 
-    @property
-    def preamble(self) -> list[str]:
-        """The comments before the first tag, verbatim (a list, made empty on first access
-        if there are none)."""
-        found = self._preamble
-        if found is None:
-            found = self._preamble = []
-        return found
-
-    @preamble.setter
-    def preamble(self, comments: list[str]) -> None:
-        self._preamble = comments
-
-    @property
-    def escapes(self) -> list[str]:
-        """The ``%`` escape lines of the game (a list, made empty on first access if
-        there are none)."""
-        found = self._escapes
-        if found is None:
-            found = self._escapes = []
-        return found
-
-    @escapes.setter
-    def escapes(self, lines: list[str]) -> None:
-        self._escapes = lines
-
-    @property
-    def warnings(self) -> list[str]:
-        """What the reader tolerated, as sentences (a list, made empty on first access if
-        there are none)."""
-        found = self._warnings
-        if found is None:
-            found = self._warnings = []
-        return found
-
-    @warnings.setter
-    def warnings(self, messages: list[str]) -> None:
-        self._warnings = messages
+    preamble = LazyList("_preamble", "The comments before the first tag, verbatim (a list, "
+                                     "made empty on first access if there are none).")
+    escapes = LazyList("_escapes", "The ``%`` escape lines of the game (a list, made empty on "
+                                   "first access if there are none).")
+    warnings = LazyList("_warnings", "What the reader tolerated, as sentences (a list, made "
+                                     "empty on first access if there are none).")
 
     # -- construction --------------------------------------------------------------------
     @classmethod

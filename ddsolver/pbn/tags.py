@@ -27,6 +27,32 @@ MANDATORY_TAGS = (
 NAME_RE = re.compile(r"[A-Za-z0-9_]+")
 
 
+class LazyList:
+    """A list attribute kept in the slot ``slot`` as ``None`` until it is first asked for,
+    then made empty there: the many objects without such a list (most tags have no section
+    and no comment) cost none.  Assigning stores the very list given.
+
+    :param slot: the name of the slot that holds the list (or ``None``).
+    :param doc: the attribute's docstring.
+    """
+
+    def __init__(self, slot: str, doc: str) -> None:
+        self.slot = slot
+        self.__doc__ = doc
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        found = getattr(obj, self.slot)
+        if found is None:
+            found = []
+            setattr(obj, self.slot, found)
+        return found
+
+    def __set__(self, obj, value) -> None:
+        setattr(obj, self.slot, value)
+
+
 class Tag:
     """One tag pair of a game with what follows it up to the next tag.
 
@@ -67,29 +93,10 @@ class Tag:
         self.line = line
         self.section_lines = section_lines
 
-    @property
-    def section(self) -> list[str]:
-        """The section lines (a list, made empty on first access if there is none)."""
-        lines = self._section
-        if lines is None:
-            lines = self._section = []
-        return lines
-
-    @section.setter
-    def section(self, lines: list[str]) -> None:
-        self._section = lines
-
-    @property
-    def comments(self) -> list[str]:
-        """The comments after the tag (a list, made empty on first access if none)."""
-        found = self._comments
-        if found is None:
-            found = self._comments = []
-        return found
-
-    @comments.setter
-    def comments(self, found: list[str]) -> None:
-        self._comments = found
+    section = LazyList("_section", "The section lines (a list, made empty on first access "
+                                   "if there is none).")
+    comments = LazyList("_comments", "The comments after the tag (a list, made empty on "
+                                     "first access if none).")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
