@@ -1132,3 +1132,38 @@ def test_the_client_command_with_v_logs_each_line_once(tmp_path):
     assert sum(1 for x in lines if x.endswith(" North >> North ready for teams")) == 1
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr
+
+
+def test_an_over_long_line_is_cut_to_its_start_whatever_its_chunks():
+    # a line past max_line is read as its first max_line characters, however the network
+    # cuts it: its tail is never read as a line of its own (here "East passes")
+    for chunks in ([b"Error " + b"x" * 300 + b"  East passes\r\nStart of board\r\n"],
+                   [b"Error " + b"x" * 300 + b" ", b" East passes\r\nStart of board\r\n"],
+                   [b"Error " + b"x" * 50, b"x" * 250, b"  East passes\r\n",
+                    b"Start of board\r\n"]):
+        a, b = socket.socketpair()
+        got = threading.Event()
+
+        class Sock:          # hands read_line one chunk per recv, as the network may
+            def recv(self, n):
+                got.set()
+                return a.recv(n)
+
+        def send():
+            for chunk in chunks:
+                got.wait(5)
+                got.clear()
+                b.sendall(chunk)
+            b.close()
+
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
+        try:
+            lines = LineSocket(Sock(), max_line=100)
+            assert lines.read_line() == "Error " + "x" * 94
+            assert lines.read_line() == "Start of board"
+            assert lines.read_line() is None
+        finally:
+            sender.join(5)
+            a.close()
+            b.close()
