@@ -837,6 +837,24 @@ def test_the_table_manager_command_refuses_empty_looping_or_dangling_paths(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.pbn", "loop"]
 
 
+def test_the_table_manager_command_refuses_first_with_a_pbn_file(tmp_path):
+    """--first numbers the boards dealt from --seed; with --pbn (whose boards keep their
+    own numbers) it was accepted and ignored: it is refused, before anything listens."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    deals = tmp_path / "deals.pbn"
+    deals.write_text(f'[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                     f'[Deal "{random_deals(1, 1)[0]}"]\n')
+    r = CliRunner().invoke(main, ["bluechip", "tm", "--port", "0", "--pbn", str(deals),
+                                  "--first", "5", "-o", str(tmp_path / "s.pbn"),
+                                  "--seat-timeout", "1"])
+    assert r.exit_code == 2, (r.output, r.exception)
+    assert "--first" in r.output and "board(s) finished" not in r.output, r.output
+    assert not (tmp_path / "s.pbn").exists()
+
+
 def test_a_team_name_with_a_quote_is_refused():
     """The table manager writes team names between quotes ('North ("a") seated', the
     Teams line): a name with a '"' would make those lines unreadable for every client."""

@@ -184,6 +184,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
         raise click.UsageError("give either --pbn FILE or --boards N --seed S")
     if pbn_in is None and (count is None or seed is None):
         raise click.UsageError("--boards and --seed go together")
+    if pbn_in is not None and click.get_current_context().get_parameter_source("first") \
+            is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--first numbers the boards dealt from --seed: the boards "
+                               "of --pbn keep their own numbers")
     try:
         boards = boards_from_pbn(pbn_in) if pbn_in else boards_from_seed(seed, count, first)
     except OSError as exc:
