@@ -511,3 +511,18 @@ def test_a_request_meanwhile_does_not_change_the_state_an_answer_reports(tmp_pat
         assert got["r"].status_code == 200, answer
         # South's pass and the computers' calls after it are the answer's events
         assert [e["seat"] for e in answer["events"]][:2] == ["S", "W"], answer["events"]
+
+
+def test_a_chicago_match_refuses_the_daily_fields(tmp_path):
+    """``name`` and ``practice`` belong to the boards of the day: with a Chicago match
+    they were accepted and ignored (no name is kept, nothing is practice); they are
+    refused (422 bad_message) and no match is made."""
+    with _client(tmp_path) as c:
+        for extra in ({"name": "Ann"}, {"practice": True}, {"name": "Ann", "practice": False}):
+            r = c.post("/web/api/matches", json={"mode": "chicago", **extra})
+            assert r.status_code == 422, (extra, r.text)
+            err = r.json()["error"]
+            assert err["code"] == "bad_message" and "boards of the day" in err["message"]
+        assert not os.listdir(tmp_path / "data" / "matches")
+        r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+        assert r.status_code == 200 and r.json()["mode"] == "chicago"

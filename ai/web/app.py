@@ -189,6 +189,11 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
                                "medium computers: 'level' cannot be chosen", 422)
             table = await run_in_threadpool(store.new_daily, body.name, body.practice)
         else:
+            given = sorted({"name", "practice"} & body.model_fields_set)
+            if given:
+                raise WebError("bad_message", f"{' and '.join(map(repr, given))} belong to "
+                               "the boards of the day (mode 'daily'), not to a Chicago "
+                               "match", 422)
             table = store.new_chicago(body.level or "medium")
         return await _step(table, table.start, lang=lang)
 
