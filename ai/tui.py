@@ -45,6 +45,7 @@ from ai.daily import (
     Leaderboard,
     LeaderboardError,
     _check_name,
+    _same_name,
     check_leaderboard,
     default_data_dir,
     load_game,
@@ -755,7 +756,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     if daily:
         today = (date or local_today()).isoformat()
         if isinstance(saved, DailyBoards) and saved.date == today and (
-                name is None or saved.settings.get("name") == name):
+                name is None or _same_name(str(saved.settings.get("name")), name)):
             if _ask_yes(screen, f"Resume today's boards ({len(saved.results)} of 4 "
                                 f"played)?", True):
                 return saved

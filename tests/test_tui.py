@@ -694,3 +694,19 @@ def test_a_file_under_a_file_is_refused_at_the_start(tmp_path):
     assert f"'--pbn': cannot write {tmp_path}/newdir/: it names a folder" in \
         " ".join(run.output.split()), run.output
     assert not (tmp_path / "newdir").exists() and not (tmp_path / "data").exists()
+
+
+def test_the_days_saved_boards_are_offered_to_the_same_name_in_any_case(tmp_path):
+    """Names compare without case (the leaderboard's rule): --name ann finds Ann's
+    unfinished boards of the day and offers to resume them; it started new boards and
+    saved them over Ann's, whose calls were lost without a word."""
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    saved = DailyBoards(date.isoformat(), settings={"name": "Ann", "practice": False,
+                                                    "level": "medium"}, path=save)
+    saved.current_deal()
+    d = Driver(["y"])
+    game = open_game(daily=True, level="medium", seed=None, save=save, name="ANN",
+                     new=False, screen=d.screen(), leaderboard=lb, date=date)
+    assert "Resume today's boards" in d.screens[0][1]
+    assert isinstance(game, DailyBoards) and game.settings["name"] == "Ann"
