@@ -814,6 +814,19 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     command starts, 141 the reader of standard output or standard error has gone (the
     game saved).
     """
+    # options the game would ignore: the boards of the day are medium computers on the
+    # date's deals, and only they have a leaderboard name
+    ctx = click.get_current_context()
+    if daily and level != "medium" and \
+            ctx.get_parameter_source("level") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--level: the boards of the day are played against medium "
+                               "computers")
+    if daily and seed is not None:
+        raise click.UsageError("--seed: the boards of the day are dealt from the date (the "
+                               "seed is for a Chicago match)")
+    if not daily and name is not None:
+        raise click.UsageError("--name: the name goes on the leaderboard of the boards of "
+                               "the day (with --daily)")
     if name is not None:
         try:
             name = _check_name(name)

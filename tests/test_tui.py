@@ -710,3 +710,24 @@ def test_the_days_saved_boards_are_offered_to_the_same_name_in_any_case(tmp_path
                      new=False, screen=d.screen(), leaderboard=lb, date=date)
     assert "Resume today's boards" in d.screens[0][1]
     assert isinstance(game, DailyBoards) and game.settings["name"] == "Ann"
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--daily", "--name", "Ann", "--level", "hard"], "--level"),
+    (["--daily", "--name", "Ann", "--seed", "7"], "--seed"),
+    (["--name", "Ann"], "--name"),
+])
+def test_an_option_the_game_would_ignore_is_refused(tmp_path, args, option):
+    """The boards of the day are medium computers on the date's deals, and a Chicago match
+    has no leaderboard name: --daily --level hard, --daily --seed 7 and --name without
+    --daily were accepted and ignored; they are refused before anything is played."""
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    save, lb = tmp_path / "g.json", tmp_path / "lb.sqlite3"
+    run = CliRunner().invoke(main, args + ["--new", "--save", str(save),
+                                           "--leaderboard", str(lb)], input="p\n" * 50)
+    assert run.exit_code == 2, run.output
+    assert option in run.output and "Your call" not in run.output, run.output
+    assert not save.exists() and not lb.exists()
