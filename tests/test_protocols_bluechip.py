@@ -1185,3 +1185,53 @@ def test_an_over_long_line_is_cut_to_its_start_whatever_its_chunks():
             sender.join(5)
             a.close()
             b.close()
+
+
+def test_a_session_file_that_cannot_be_written_is_reported_and_the_command_fails(tmp_path):
+    """-o's folder removed during the session: each failed write was logged with a raw
+    traceback and the command still ended with status 0, the session nowhere.  Each
+    failure is one line naming the file and the reason, and the command ends with status
+    1 saying the session was not written."""
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "s.pbn"
+    tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
+                           "--boards", "1", "--seed", "5", "-o", str(out),
+                           "--timeout", "60", "--seat-timeout", "60"],
+                          cwd=root, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True)
+    try:
+        port = None
+        for line in tm.stderr:
+            m = re.search(r"table manager listening on 127\.0\.0\.1:(\d+)", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port is not None
+        folder.rmdir()
+        threads = []
+        for s in Seat:
+            client = BlueChipClient(ComputerPlayer("easy", seed=1, threads=1, min_samples=6),
+                                    s, "t")
+            threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
+                                                                     client),
+                                            kwargs={"timeout": 60}))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        summary, rest = tm.communicate(timeout=60)
+    finally:
+        if tm.poll() is None:
+            tm.kill()
+            tm.wait()
+    assert tm.returncode == 1, rest
+    assert "Traceback" not in rest, rest
+    assert f"cannot write the session to {out}: No such file or directory" in rest, rest
+    assert f"Error: the session was not written to {out}" in rest, rest
+    assert summary.startswith("board 1: ")
+    assert not folder.exists()

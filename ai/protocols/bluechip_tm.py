@@ -907,14 +907,25 @@ class TableManagerServer:
         self._thread: Optional[threading.Thread] = None
         self._started = threading.Event()
         self.error: Optional[BaseException] = None
+        #: why the last write of the PBN file failed (one line naming the file), or
+        #: ``None`` when it succeeded (each board writes the whole session again)
+        self.write_error: Optional[str] = None
         if pbn_path is not None:
             tm.on_record = self._write_pbn
 
     def _write_pbn(self, records) -> None:
         from ddsolver.pbn import write_pbn
-        write_pbn(records_to_pbn(records, event=self.event, site=self.site, date=self.date,
-                                 scoring=self.tm.scoring, teams=self.tm.teams),
-                  self.pbn_path)
+        try:
+            write_pbn(records_to_pbn(records, event=self.event, site=self.site,
+                                     date=self.date, scoring=self.tm.scoring,
+                                     teams=self.tm.teams),
+                      self.pbn_path)
+        except OSError as exc:
+            self.write_error = (f"cannot write the session to {self.pbn_path}: "
+                                f"{exc.strerror or exc}")
+            log.error("%s (after board %s)", self.write_error, records[-1].spec.number)
+        else:
+            self.write_error = None
 
     def _note(self, cid, direction: str, line: str) -> None:
         conn = self.tm.conns.get(cid)

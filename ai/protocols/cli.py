@@ -233,3 +233,7 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     if interrupted:
         # after the boards' summary: Interrupted. and status 130, as every subcommand
         raise KeyboardInterrupt
+    if server.write_error is not None:
+        click.echo(f"Error: the session was not written to {out} ({server.write_error})",
+                   err=True)
+        sys.exit(1)
