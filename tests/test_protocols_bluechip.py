@@ -1235,3 +1235,55 @@ def test_a_session_file_that_cannot_be_written_is_reported_and_the_command_fails
     assert f"Error: the session was not written to {out}" in rest, rest
     assert summary.startswith("board 1: ")
     assert not folder.exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
+    """--log on a full disk (/dev/full): the failed write of the first line a client sent
+    closed that client's connection, so no client could ever be seated, and the command
+    ended with a raw traceback.  The failure is logged once, the session is played and
+    written, and the command ends with status 1 saying the log is incomplete."""
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "s.pbn"
+    tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
+                           "--boards", "1", "--seed", "5", "-o", str(out), "--log",
+                           "/dev/full", "--timeout", "60", "--seat-timeout", "60"],
+                          cwd=root, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True)
+    clients = {}
+    try:
+        port = None
+        for line in tm.stderr:
+            m = re.search(r"table manager listening on 127\.0\.0\.1:(\d+)", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port is not None
+        threads = []
+        for s in Seat:
+            clients[s] = BlueChipClient(ComputerPlayer("easy", seed=1, threads=1,
+                                                       min_samples=6), s, "t")
+            threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
+                                                                     clients[s]),
+                                            kwargs={"timeout": 60}))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        summary, rest = tm.communicate(timeout=60)
+    finally:
+        if tm.poll() is None:
+            tm.kill()
+            tm.wait()
+    assert all(c.finished and len(c.boards) == 1 and c.boards[0].finished
+               for c in clients.values())
+    assert "1 board(s) finished, 0 unfinished: all boards played" in rest, rest
+    assert "Traceback" not in rest, rest
+    assert rest.count("cannot write the log /dev/full: No space left on device; the session "
+                      "goes on without it") == 1, rest
+    assert "Error: the log /dev/full is incomplete" in rest, rest
+    assert tm.returncode == 1
+    assert len(read_pbn(str(out))) == 1

@@ -910,6 +910,8 @@ class TableManagerServer:
         #: why the last write of the PBN file failed (one line naming the file), or
         #: ``None`` when it succeeded (each board writes the whole session again)
         self.write_error: Optional[str] = None
+        #: why the log file stopped being written, or ``None``
+        self.log_error: Optional[str] = None
         if pbn_path is not None:
             tm.on_record = self._write_pbn
 
@@ -937,9 +939,18 @@ class TableManagerServer:
         if self.transcript is not None:
             self.transcript.append((stamp, who, direction, line))
         if self.log_file is not None:
-            self.log_file.write(f"{datetime.datetime.fromtimestamp(stamp).isoformat()} {who} "
-                                f"{'<<' if direction == 'in' else '>>'} {shown}\n")
-            self.log_file.flush()
+            try:
+                self.log_file.write(f"{datetime.datetime.fromtimestamp(stamp).isoformat()} "
+                                    f"{who} {'<<' if direction == 'in' else '>>'} {shown}\n")
+                self.log_file.flush()
+            except OSError as exc:
+                # a full disk: the log stops there, the session goes on (an OSError here
+                # closed the connection of the client whose line was being logged)
+                self.log_error = (f"cannot write the log "
+                                  f"{getattr(self.log_file, 'name', '')}: "
+                                  f"{exc.strerror or exc}")
+                self.log_file = None
+                log.error("%s; the session goes on without it", self.log_error)
 
     def _apply(self, actions) -> None:
         for action in actions:

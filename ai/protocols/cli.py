@@ -217,7 +217,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
             raise click.ClickException(f"cannot listen on {host}:{port}: {exc}")
     finally:
         if log_file is not None:
-            log_file.close()
+            try:
+                log_file.close()
+            except OSError:  # what was left in its buffer: the server said why already
+                pass
     for r in manager.records:
         if not r.finished:
             click.echo(f"board {r.spec.number}: unfinished ({r.reason})")
@@ -233,7 +236,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     if interrupted:
         # after the boards' summary: Interrupted. and status 130, as every subcommand
         raise KeyboardInterrupt
+    if server.log_error is not None:
+        click.echo(f"Error: the log {log_path} is incomplete ({server.log_error})", err=True)
     if server.write_error is not None:
         click.echo(f"Error: the session was not written to {out} ({server.write_error})",
                    err=True)
+    if server.write_error is not None or server.log_error is not None:
         sys.exit(1)
