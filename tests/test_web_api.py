@@ -526,3 +526,36 @@ def test_a_chicago_match_refuses_the_daily_fields(tmp_path):
         assert not os.listdir(tmp_path / "data" / "matches")
         r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
         assert r.status_code == 200 and r.json()["mode"] == "chicago"
+
+
+def test_a_match_that_cannot_be_saved_is_refused_and_left_as_saved(tmp_path, monkeypatch):
+    """A full disk when the human's call is saved: the answer was 500 'internal' naming
+    the server's folder, and the call counted anyway (held in memory, the computers went
+    on at the next request).  It is 503 'storage' with the reason only, and the match is
+    the one last saved."""
+    import errno
+
+    import ai.chicago
+
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        before = _snapshot(c, mid)
+        real = ai.chicago.atomic_write
+
+        def full(path, data, *args, **kwargs):
+            raise OSError(errno.ENOSPC, "No space left on device", path + ".tmp")
+
+        monkeypatch.setattr(ai.chicago, "atomic_write", full)
+        r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+        assert r.status_code == 503, r.text
+        err = r.json()["error"]
+        assert err["code"] == "storage" and "No space left on device" in err["message"]
+        assert str(tmp_path) not in err["message"] and mid not in err["message"]
+        r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "storage"
+        monkeypatch.setattr(ai.chicago, "atomic_write", real)
+        assert _same(_snapshot(c, mid), before)
+        r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+        assert r.status_code == 200 and r.json()["auction"][len(before["auction"])] == \
+            {**r.json()["auction"][len(before["auction"])], "seat": "S", "call": "Pass"}

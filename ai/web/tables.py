@@ -622,6 +622,12 @@ class MatchStore:
         table.last_used = time.time()
         return table
 
+    def forget(self, table_id: str) -> None:
+        """Drop the table ``table_id`` from memory (its file stays): the next request
+        reads the match as last saved."""
+        with self._lock:
+            self._tables.pop(table_id, None)
+
     def sweep(self) -> int:
         """Drop the tables unused for :attr:`ttl` seconds and delete their files (and the
         temporary files of saves interrupted by a kill, as old); returns how many tables
