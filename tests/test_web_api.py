@@ -559,3 +559,21 @@ def test_a_match_that_cannot_be_saved_is_refused_and_left_as_saved(tmp_path, mon
         r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
         assert r.status_code == 200 and r.json()["auction"][len(before["auction"])] == \
             {**r.json()["auction"][len(before["auction"])], "seat": "S", "call": "Pass"}
+
+
+def test_a_result_the_leaderboard_could_not_take_says_why(tmp_path, monkeypatch):
+    """The leaderboard failing when the fourth board ends (locked by another program for
+    longer than its timeout, a full disk): the state said recorded false with reason
+    null, as if nothing had gone wrong; the reason is "leaderboard"."""
+    from ai.daily import Leaderboard, LeaderboardFileError
+
+    def broken(self, *args, **kwargs):
+        raise LeaderboardFileError(f"{self.path}: cannot write the leaderboard: database "
+                                   f"is locked")
+
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "daily", "name": "Cy"}).json()
+        monkeypatch.setattr(Leaderboard, "record", broken)
+        done = _play_out(c, state)
+        assert done["daily"]["recorded"] is False
+        assert done["daily"]["reason"] == "leaderboard"

@@ -338,6 +338,7 @@ class WebTable:
             settings["record_reason"] = "already_played"
         except LeaderboardError as exc:
             settings["recorded"] = False
+            settings["record_reason"] = "leaderboard"   # the page is told why
             settings["record_error"] = str(exc)[:200]
         try:
             s.save()
