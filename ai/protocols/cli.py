@@ -16,13 +16,23 @@ _SEATS = ["N", "E", "S", "W", "North", "East", "South", "West", "ANYPL"]
 
 
 def _player_defaults(threads):
-    return {} if threads is None else {"threads": threads}
+    """The players' default settings from ``--threads``, checked as a player object's
+    ``threads`` is (1..the number of cores): beyond it every request would be refused."""
+    if threads is None:
+        return {}
+    import os
+    cores = os.cpu_count() or 1
+    if threads > cores:
+        raise click.BadParameter(f"{threads} threads: at most {cores} (the number of cores, "
+                                 f"as for a player object's 'threads')",
+                                 param_hint="'--threads'")
+    return {"threads": threads}
 
 
 @click.command("engine")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
-              help="Solver threads per decision (default: the level's; player objects "
-                   "may ask for fewer or more).")
+              help="Solver threads per decision, at most the number of cores (default: "
+                   "the level's; player objects may ask for fewer or more).")
 @click.option("--max-line", type=click.IntRange(1024, 1 << 26), default=1 << 20,
               show_default=True, help="The longest line accepted, bytes.")
 def engine(threads, max_line):
@@ -31,9 +41,9 @@ def engine(threads, max_line):
     One JSON object per line in, one per line out; ends on {"type": "quit"} or at the end
     of the input.
     """
+    defaults = _player_defaults(threads)
     from ai.protocols.jsonstdio import Engine, serve
-    sys.exit(serve(engine=Engine(max_line=max_line,
-                                 player_defaults=_player_defaults(threads))))
+    sys.exit(serve(engine=Engine(max_line=max_line, player_defaults=defaults)))
 
 
 @click.command("http")
@@ -48,19 +58,21 @@ def engine(threads, max_line):
 @click.option("--max-concurrent", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Decisions computed at once (503 beyond).")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
-              help="Solver threads per decision (default: the level's).")
+              help="Solver threads per decision, at most the number of cores (default: "
+                   "the level's).")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info",
                                                 "debug"]), default="info",
               show_default=True)
 def http(host, port, max_body, time_limit, max_concurrent, threads, log_level):
     """Serve the HTTP robot API (docs/protocol-http.md; schemas at /openapi.json)."""
+    defaults = _player_defaults(threads)
     try:
         from ai.protocols.http import serve
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(f"the HTTP API needs FastAPI and uvicorn: pip install "
                                    f"'ddsolver[server]' ({exc})")
     serve(host, port, log_level=log_level, max_body=max_body, time_limit=time_limit,
-          max_concurrent=max_concurrent, player_defaults=_player_defaults(threads))
+          max_concurrent=max_concurrent, player_defaults=defaults)
 
 
 @click.group("bluechip")
