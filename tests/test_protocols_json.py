@@ -356,3 +356,15 @@ def test_threads_beyond_the_cores_are_refused_at_the_start(command):
                              input='{"type": "hello"}\n')
     assert run.exit_code == 2, run.output
     assert "--threads" in run.output and f"at most {cores}" in run.output, run.output
+
+
+@pytest.mark.parametrize("closed", ["<&-", ">&-"])
+def test_the_engine_with_its_standard_input_or_output_closed_says_so(closed):
+    """Started with standard input (or output) closed, the engine stopped with a raw
+    AttributeError traceback ('NoneType' object has no attribute 'buffer'): it says it
+    needs them, status 2."""
+    run = subprocess.run(["sh", "-c", f'exec "$0" -m ai engine {closed}', sys.executable],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert "standard input and output" in run.stderr, run.stderr

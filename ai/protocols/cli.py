@@ -42,6 +42,9 @@ def engine(threads, max_line):
     of the input.
     """
     defaults = _player_defaults(threads)
+    if sys.stdin is None or sys.stdout is None:   # started with <&- or >&-
+        raise click.UsageError("the engine reads and answers JSON lines on its standard "
+                               "input and output: one of them is closed")
     from ai.protocols.jsonstdio import Engine, serve
     sys.exit(serve(engine=Engine(max_line=max_line, player_defaults=defaults)))
 
