@@ -1245,6 +1245,10 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
     import sys
 
     scoring = scoring.upper()
+    if scheduler is not None and workers != 1:
+        # the cluster's workers play the tables: -w would be ignored
+        raise click.UsageError("--workers plays tables in local processes; with --scheduler "
+                               "the Dask cluster's workers play them (start more of them)")
     try:
         # before a board is played: '', a loop of symbolic links, a folder that does not
         # exist or is not writable (the PBN file was written, and failed, at the end)

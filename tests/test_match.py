@@ -578,3 +578,13 @@ def test_a_time_option_without_timed_is_refused_not_ignored(tmp_path):
         run_match("easy", "easy", 1, options_a={"time_budget": 0.5})
     c = PlayerConfig.parse("easy", {"time_budget": 0.5})
     assert c._computer_settings(timed=True).time_budget == 0.5
+
+
+def test_workers_with_a_scheduler_are_refused_not_ignored(tmp_path):
+    # the tables go to the Dask cluster: -w 4 --scheduler ... was accepted and ignored
+    res = CliRunner().invoke(ai_main, ["match", "easy", "easy", "--boards", "1", "-w", "4",
+                                       "--scheduler", "tcp://127.0.0.1:9",
+                                       "-o", str(tmp_path / "m.pbn")])
+    assert res.exit_code == 2, res.output
+    assert "--workers" in res.output and "--scheduler" in res.output, res.output
+    assert "cannot reach" not in res.output and not os.listdir(tmp_path)
