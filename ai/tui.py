@@ -512,6 +512,8 @@ class TerminalGame:
         self.pbn = pbn
         self.computer_settings = dict(computer_settings or {})
         self.human = HumanPlayer(screen, self.header, game.system, level)
+        #: what the leaderboard said of the day's result (recorded as the last board ends)
+        self._recorded: Optional[List[str]] = None
 
     # -- text -------------------------------------------------------------------------------
     def title(self) -> str:
@@ -616,6 +618,10 @@ class TerminalGame:
                     if answer.strip().lower() == "quit":
                         raise QuitGame
                 else:
+                    if isinstance(self.game, DailyBoards):
+                        # recorded now: leaving at the next question (every hand seen)
+                        # must not leave the day open for another try
+                        self._recorded = self.record_daily()
                     self.screen.ask("Press Enter to see the final score: ")
             self.finish()
             return 0
@@ -655,7 +661,7 @@ class TerminalGame:
                 lines.append(f"Could not write {self.pbn}: {exc}")
         if isinstance(g, DailyBoards):
             lines.append("")
-            lines += self.record_daily()
+            lines += self._recorded if self._recorded is not None else self.record_daily()
         self.screen.show(lines)
 
     def record_daily(self) -> List[str]:

@@ -731,3 +731,36 @@ def test_an_option_the_game_would_ignore_is_refused(tmp_path, args, option):
     assert run.exit_code == 2, run.output
     assert option in run.output and "Your call" not in run.output, run.output
     assert not save.exists() and not lb.exists()
+
+
+class _LeavesAtTheScore(Driver):
+    """Plays the day's boards, then presses Ctrl-C instead of Enter to see the score."""
+
+    def default(self, prompt: str) -> str:
+        if prompt.startswith("Press Enter to see the final score"):
+            return KeyboardInterrupt()
+        return super().default(prompt)
+
+
+def test_the_days_result_is_recorded_even_if_the_final_score_is_not_shown(tmp_path):
+    """The result went on the leaderboard only after "Press Enter to see the final score":
+    Ctrl-C there (the four boards seen, every hand shown) saved a finished game and
+    recorded nothing, and the next start dealt the same boards again for a record.  The
+    result is recorded as the last board ends."""
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    d = _LeavesAtTheScore(["Ann"])
+    game = open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=d.screen(), leaderboard=lb, date=date)
+    tg = TerminalGame(game, d.screen(), level="medium", seed=f"daily:{game.date}",
+                      leaderboard=lb, computer_settings=FAST)
+    assert tg.run() == 130
+    assert game.is_finished
+    with Leaderboard(lb) as board:
+        e = board.entry("Ann", "2024-03-01")
+    assert e is not None and e.score == game.total
+    # the next start offers practice only
+    d2 = Driver(["n"])
+    assert open_game(daily=True, level="medium", seed=None, save=save, name="Ann",
+                     new=False, screen=d2.screen(), leaderboard=lb, date=date) is None
+    assert "Ann has played today's boards already" in d2.shown()
