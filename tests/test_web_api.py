@@ -577,3 +577,52 @@ def test_a_result_the_leaderboard_could_not_take_says_why(tmp_path, monkeypatch)
         done = _play_out(c, state)
         assert done["daily"]["recorded"] is False
         assert done["daily"]["reason"] == "leaderboard"
+
+
+def test_a_day_finished_just_before_a_kill_is_recorded_after_the_restart(tmp_path, monkeypatch):
+    """The last board is saved, then the result goes on the leaderboard, then the file
+    says so: a server killed before the leaderboard never recorded it (the finished match
+    was only shown again, "not recorded"): the next request records it.  Killed after the
+    leaderboard but before the file, the entry is this match's own, not "already
+    played"."""
+    import errno
+
+    import ai.chicago
+    from ai.daily import Leaderboard
+    from ai.web.tables import WebTable
+
+    real_record_daily, real_record = WebTable._record_daily, Leaderboard.record
+    monkeypatch.setattr(WebTable, "_record_daily", lambda self: None)   # killed before
+    with _client(tmp_path) as c:
+        ann = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann"}).json()
+        done = _play_out(c, ann)
+        assert done["daily"]["recorded"] is None
+    monkeypatch.setattr(WebTable, "_record_daily", real_record_daily)
+    real_write = ai.chicago.atomic_write
+    killed = []
+
+    def record_then_die(self, *args, **kwargs):    # the file is never written again
+        out = real_record(self, *args, **kwargs)
+        killed.append(True)
+        return out
+
+    def write(path, data, *args, **kwargs):
+        if killed:
+            raise OSError(errno.EIO, "killed")
+        return real_write(path, data, *args, **kwargs)
+
+    monkeypatch.setattr(Leaderboard, "record", record_then_die)
+    monkeypatch.setattr(ai.chicago, "atomic_write", write)
+    with _client(tmp_path) as c:
+        bob = c.post("/web/api/matches", json={"mode": "daily", "name": "Bob"}).json()
+        _play_out(c, bob)
+    assert killed
+    monkeypatch.setattr(Leaderboard, "record", real_record)
+    monkeypatch.setattr(ai.chicago, "atomic_write", real_write)
+    with _client(tmp_path) as c:                       # the restart
+        again = c.get(f"/web/api/matches/{ann['id']}").json()
+        assert again["daily"]["recorded"] is True, again["daily"]
+        again = c.get(f"/web/api/matches/{bob['id']}").json()
+        assert again["daily"]["recorded"] is True and again["daily"]["reason"] is None
+        assert sorted(e["name"] for e in c.get("/web/api/leaderboard").json()["entries"]) \
+            == ["Ann", "Bob"]

@@ -232,10 +232,14 @@ class WebTable:
         self._run()
 
     def resume(self) -> None:
-        """Let the computers act if they are due (after a restart mid-board)."""
+        """Let the computers act if they are due (after a restart mid-board); record the
+        boards of the day finished but not yet recorded (a server killed between the last
+        save and the leaderboard)."""
         turn = self._turn()
         if turn.phase in ("auction", "play") and not turn.human_turn:
             self._run()
+        elif turn.phase == "over" and isinstance(self.series, DailyBoards):
+            self._record_daily()
 
     def call(self, text) -> None:
         """The human's call (South's).
@@ -328,14 +332,26 @@ class WebTable:
         if settings.get("practice") or settings.get("recorded") is not None:
             return
         name = settings.get("name")
+        # an attempt that a kill stopped may have reached the leaderboard: its entry is
+        # then this match's own (said in the file before the leaderboard is written)
+        resumed = bool(settings.get("recording"))
+        settings["recording"] = True
+        try:
+            s.save()
+        except OSError:
+            pass
         try:
             with Leaderboard(self.leaderboard) as lb:
                 lb.record(name, s.date, s.total, s.result_texts())
             settings["recorded"] = True
         except DuplicateEntryError:
-            # another match under the same name finished first today: one entry a day
-            settings["recorded"] = False
-            settings["record_reason"] = "already_played"
+            if resumed and self._own_entry(name):
+                # this match's result, recorded just before a kill left its file unsaid
+                settings["recorded"] = True
+            else:
+                # another match under the same name finished first today: one a day
+                settings["recorded"] = False
+                settings["record_reason"] = "already_played"
         except LeaderboardError as exc:
             settings["recorded"] = False
             settings["record_reason"] = "leaderboard"   # the page is told why
@@ -344,6 +360,18 @@ class WebTable:
             s.save()
         except OSError:
             pass
+
+    def _own_entry(self, name) -> bool:
+        """Whether ``name``'s entry of the day is this match's result (same score, same
+        boards' results)."""
+        s = self.series
+        try:
+            with Leaderboard(self.leaderboard) as lb:
+                entry = lb.entry(name, s.date)
+        except LeaderboardError:
+            return False
+        return entry is not None and entry.score == s.total and \
+            list(entry.results) == s.result_texts()
 
     # -- what the page sees -----------------------------------------------------------------
     def state(self, lang: str) -> dict:
