@@ -577,6 +577,11 @@ def test_a_result_the_leaderboard_could_not_take_says_why(tmp_path, monkeypatch)
         done = _play_out(c, state)
         assert done["daily"]["recorded"] is False
         assert done["daily"]["reason"] == "leaderboard"
+        # the leaderboard usable again: the next request records the result
+        monkeypatch.undo()
+        again = c.get(f"/web/api/matches/{state['id']}").json()
+        assert again["daily"]["recorded"] is True and again["daily"]["reason"] is None
+        assert [e["name"] for e in c.get("/web/api/leaderboard").json()["entries"]] == ["Cy"]
 
 
 def test_a_day_finished_just_before_a_kill_is_recorded_after_the_restart(tmp_path, monkeypatch):

@@ -329,7 +329,10 @@ class WebTable:
     def _record_daily(self) -> None:
         s = self.series
         settings = s.settings
-        if settings.get("practice") or settings.get("recorded") is not None:
+        # recorded, or refused for good (a leaderboard that failed is tried again at the
+        # next request)
+        if settings.get("practice") or (settings.get("recorded") is not None and
+                                        settings.get("record_reason") != "leaderboard"):
             return
         name = settings.get("name")
         # an attempt that a kill stopped may have reached the leaderboard: its entry is
@@ -344,10 +347,14 @@ class WebTable:
             with Leaderboard(self.leaderboard) as lb:
                 lb.record(name, s.date, s.total, s.result_texts())
             settings["recorded"] = True
+            settings.pop("record_reason", None)
+            settings.pop("record_error", None)
         except DuplicateEntryError:
             if resumed and self._own_entry(name):
                 # this match's result, recorded just before a kill left its file unsaid
                 settings["recorded"] = True
+                settings.pop("record_reason", None)
+                settings.pop("record_error", None)
             else:
                 # another match under the same name finished first today: one a day
                 settings["recorded"] = False
