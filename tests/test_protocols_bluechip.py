@@ -1287,3 +1287,17 @@ def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
     assert "Error: the log /dev/full is incomplete" in rest, rest
     assert tm.returncode == 1
     assert len(read_pbn(str(out))) == 1
+
+
+def test_a_team_name_that_cannot_be_sent_is_refused():
+    """The protocol's lines go out in Latin-1 (ASCII in the protocol): a team name such
+    as "Đức" was sent as "??c" without a word (and a table manager given --ns-team "Đức"
+    then refused the client that gave it: "Team name mismatch").  Refused where it is
+    given; Latin-1 names such as "Émile" go through as they are."""
+    for name in ("Đức", "Bob \u2603", "日本"):
+        with pytest.raises(ValueError, match="cannot be sent"):
+            BlueChipClient(ScriptPlayer([]), "N", name)
+        with pytest.raises(ValueError, match="cannot be sent"):
+            TableManager(boards_from_seed(4, 1), ns_team=name)
+    client = BlueChipClient(ScriptPlayer([]), "N", "Émile")
+    assert client.start() == ['Connecting "Émile" as North using protocol version 18']

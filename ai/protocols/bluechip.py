@@ -147,7 +147,8 @@ def _is_control(ch: str) -> bool:
 def check_team_name(team) -> str:
     """``team`` if it can be a team name: 1 to 100 characters, not only spaces, without a
     ``"`` (the protocol writes it between quotes) or a control character (it is written
-    back to every client, into the PBN file and the log).
+    back to every client, into the PBN file and the log), all in Latin-1 (the lines are
+    sent in it).
 
     :raises ValueError: naming the problem (the character escaped, and its position).
     """
@@ -164,6 +165,10 @@ def check_team_name(team) -> str:
         if _is_control(ch):
             raise ValueError(f"a team name cannot contain a control character "
                              f"({quote(ch)} at position {i})")
+    for i, ch in enumerate(team, 1):
+        if ord(ch) > 0xFF:   # the lines go out in Latin-1: it would be sent as "?"
+            raise ValueError(f"a team name with {ch!r} (position {i}) cannot be sent: the "
+                             f"protocol's lines are ASCII (Latin-1 at most)")
     return team
 
 
