@@ -1301,3 +1301,16 @@ def test_a_team_name_that_cannot_be_sent_is_refused():
             TableManager(boards_from_seed(4, 1), ns_team=name)
     client = BlueChipClient(ScriptPlayer([]), "N", "Émile")
     assert client.start() == ['Connecting "Émile" as North using protocol version 18']
+
+
+def test_an_alert_is_sent_with_its_suits_as_letters():
+    """--alerts sent the system's explanation as it is, suit symbols included, on a line
+    that goes out in Latin-1: "Jacoby transfer: shows five or more ♥" reached the table
+    manager as "shows five or more ?".  The suits are written as letters."""
+    line = str(CallMessage(N, Call.from_str("2D"), True,
+                           "Jacoby transfer: shows five or more ♥; asks opener to bid ♥"))
+    assert line == "North bids 2D Alert. Jacoby transfer: shows five or more H; asks " \
+                   "opener to bid H"
+    assert line.encode("latin-1") and "?" not in line
+    assert str(CallMessage(N, Call.from_str("2C"), False, "♠♥♦♣ ♤♡♢♧")) == \
+        "North bids 2C Infos. SHDC SHDC"

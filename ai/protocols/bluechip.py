@@ -442,8 +442,14 @@ def clean(text: str) -> str:
     return "".join("?" if _is_control(ch) else ch for ch in " ".join(str(text).split()))
 
 
+#: suit symbols (solid and outlined) as the letters a line in Latin-1 can carry
+_SUIT_LETTERS = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
+
+
 def _one_line(text: str) -> str:
-    return clean(text)[:500]
+    """An explanation or an error as one line to send: :func:`clean`, suit symbols as
+    letters (the lines go out in Latin-1: ``♥`` would be ``?``), at most 500 characters."""
+    return clean(str(text).translate(_SUIT_LETTERS))[:500]
 
 
 def _mmss(seconds: float) -> str:
