@@ -244,10 +244,11 @@ class HumanPlayer:
             return ["No call has been made yet."]
         if not arg:
             i = len(calls) - 1
-        elif arg.isdigit():
-            i = int(arg) - 1
+        elif arg.isascii() and arg.isdigit():
+            i = (_small_number(arg) or 10 ** 4) - 1
             if not 0 <= i < len(calls):
-                return [f"There is no call number {arg}: the auction has {len(calls)}."]
+                shown = arg if len(arg) <= 20 else arg[:20] + "..."
+                return [f"There is no call number {shown}: the auction has {len(calls)}."]
         else:
             try:
                 call = Call.from_str(arg)
@@ -433,11 +434,12 @@ class HumanPlayer:
                     continue
                 if not arg.strip():
                     return Claim(left)
-                if not arg.strip().isdigit() or int(arg) > left:
+                tricks = _small_number(arg.strip())
+                if tricks is None or tricks > left:
                     self.messages = [f"Claim how many of the {left} remaining tricks? "
                                      f"(claim, or claim 0..{left})"]
                     continue
-                return Claim(int(arg))
+                return Claim(tricks)
             elif not answer:
                 if len(legal) == 1:
                     return legal[0]
@@ -691,6 +693,15 @@ class TerminalGame:
 # --------------------------------------------------------------------------------------
 # The command
 # --------------------------------------------------------------------------------------
+
+def _small_number(text: str) -> Optional[int]:
+    """``text`` as a number of at most four ASCII digits, else ``None`` (``str.isdigit``
+    also takes ``²`` and ``٣``, which ``int`` refuses, and thousands of digits are beyond
+    ``int``'s limit)."""
+    if text.isascii() and text.isdigit() and len(text) <= 4:
+        return int(text)
+    return None
+
 
 def _ask_yes(screen: Screen, question: str, default: bool) -> bool:
     while True:

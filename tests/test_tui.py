@@ -764,3 +764,19 @@ def test_the_days_result_is_recorded_even_if_the_final_score_is_not_shown(tmp_pa
     assert open_game(daily=True, level="medium", seed=None, save=save, name="Ann",
                      new=False, screen=d2.screen(), leaderboard=lb, date=date) is None
     assert "Ann has played today's boards already" in d2.shown()
+
+
+def test_a_number_the_prompt_cannot_read_gets_a_message_not_a_traceback(tmp_path):
+    """'e ²' or 'claim ²' (a digit to str.isdigit, not to int) and 'e' with 5000 digits
+    (beyond Python's int conversion limit) stopped the game with a raw ValueError."""
+    d = Driver(["e ²", "e " + "9" * 5000, "e ٣", "p"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    tg = TerminalGame(game, d.screen(), level="medium", seed=1, computer_settings=FAST)
+    d.plan += ["claim ²", "claim " + "9" * 5000, "quit"]
+    assert tg.run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert "'²' is neither a call nor a call number." in said[1]
+    assert "There is no call number 99999999999999999999...: the auction has 2" in said[2]
+    assert "'٣' is neither a call nor a call number." in said[3]
+    claims = [s for s, p, _ in d.screens if p.startswith("Card from")]
+    assert sum("Claim how many of the 13 remaining tricks?" in s for s in claims) == 2
