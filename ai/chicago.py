@@ -566,7 +566,8 @@ class ChicagoMatch(BoardSeries):
                         deals=deals)
         except KeyError as exc:
             raise SavedGameError(f"{where}: lacks {exc}") from None
-        except (TypeError, BridgeError) as exc:
+        except (TypeError, ValueError, AttributeError, BridgeError) as exc:
+            # ValueError: "settings" a list, which dict() cannot read
             raise SavedGameError(f"{where}: {exc}") from None
         if not isinstance(match.settings, dict):
             raise SavedGameError(f"{where}: \"settings\" must be an object")

@@ -388,6 +388,12 @@ def _check_name(name) -> str:
     return clean
 
 
+def _same_name(a: str, b: str) -> bool:
+    """Whether two names (as :func:`_check_name` stores them) are one name: compared
+    without case in every script (``str.casefold``), not only A-Z as SQLite's NOCASE."""
+    return a.casefold() == b.casefold()
+
+
 def _check_identity(db, path: str, app: int, version: int) -> None:
     """Refuse an open database that is not a leaderboard of a layout this program reads.
 
@@ -560,6 +566,11 @@ class Leaderboard:
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
+                # the column's NOCASE folds A-Z only: Émile and émile are one name too
+                # (checked under the write lock, so no other writer comes in between)
+                if any(_same_name(r[0], name) for r in db.execute(
+                        "SELECT name FROM entry WHERE day = ?", (day,))):
+                    raise sqlite3.IntegrityError("one entry a name a day")
                 db.execute("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            (name, day, score) + results + (recorded,))
                 db.execute("COMMIT")
@@ -594,8 +605,8 @@ class Leaderboard:
             day = _iso(date)
         except (TypeError, ValueError) as exc:
             raise LeaderboardError(str(exc)) from None
-        rows = self._rows("SELECT * FROM entry WHERE name = ? AND day = ?", (name, day))
-        return rows[0] if rows else None
+        rows = self._rows("SELECT * FROM entry WHERE day = ?", (day,))
+        return next((e for e in rows if _same_name(e.name, name)), None)
 
     def day(self, date: DateLike) -> List[Entry]:
         """The day's entries, best score first (ties: the earlier entry first).

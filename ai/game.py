@@ -88,7 +88,7 @@ class Progress:
             play = tuple((Seat.from_str(s), Card.from_str(c)) for s, c in data["play"])
         except KeyError as exc:
             raise InvalidRecordError(f"a board in progress lacks {exc}") from None
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, AttributeError) as exc:   # a number for a seat...
             raise InvalidRecordError(f"a board in progress is unreadable: {exc}") from None
         return cls(calls, play)
 
@@ -305,7 +305,8 @@ class BoardResult:
             raise InvalidRecordError(f"a saved board lacks {exc}") from None
         except InvalidRecordError:
             raise
-        except (TypeError, ValueError, IndexError) as exc:
+        except (TypeError, ValueError, IndexError, AttributeError) as exc:
+            # AttributeError: a number or a list where a seat, call or card is read
             raise InvalidRecordError(f"a saved board is unreadable: {exc}") from None
         for name, value in (("tricks", tricks), ("score", score)) + (
                 (("claimed tricks", claim[1]),) if claim else ()):

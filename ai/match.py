@@ -82,6 +82,10 @@ LEVEL_NAMES = ("easy", "medium", "hard")
 #: Options of a computer player that never change a decision (the solver is exact), left
 #: out of the match's identity so that a match may be resumed with other values.
 RESULT_NEUTRAL_OPTIONS = frozenset(["threads", "memory_mb"])
+#: A computer's time caps, lifted in an untimed match (:func:`_untimed`): as options they
+#: need ``timed=True`` (``--timed``)
+TIME_OPTIONS = frozenset(["time_budget", "lead_time_budget", "time_limit"])
+SAMPLER_TIME_OPTIONS = ("max_seconds", "bid_seconds", "play_seconds")
 
 #: The first value of a journal's header line.
 JOURNAL_KIND = "ddsolver-ai match"
@@ -301,7 +305,7 @@ def _untimed(settings):
     if settings.method == "auction":
         sampling = dict(settings.sampling)
         for f in dataclasses.fields(SamplingSettings):
-            if f.name in ("max_seconds", "bid_seconds", "play_seconds"):
+            if f.name in SAMPLER_TIME_OPTIONS:
                 sampling[f.name] = None
         changes["sampling"] = tuple(sorted(sampling.items()))
     return settings.with_(**changes)
@@ -932,6 +936,15 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
     """
     a = PlayerConfig.parse(a, options_a)
     b = PlayerConfig.parse(b, options_b)
+    if not timed:
+        for side, config in (("A", a), ("B", b)):
+            lifted = [k for k, v in config.options if config.is_computer and (
+                k in TIME_OPTIONS or k == "sampling" and isinstance(v, dict) and any(
+                    v.get(name) is not None for name in SAMPLER_TIME_OPTIONS))]
+            if lifted:
+                raise MatchError(f"{side}: {', '.join(lifted)} has no effect in an untimed "
+                                 f"match (every computer plays without a time cap, so that "
+                                 f"the results are reproducible); give --timed to keep it")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise MatchError(f"the match seed must be an integer, got {seed!r}")
     if scoring not in SCORINGS:
@@ -1232,6 +1245,10 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
     import sys
 
     scoring = scoring.upper()
+    if scheduler is not None and workers != 1:
+        # the cluster's workers play the tables: -w would be ignored
+        raise click.UsageError("--workers plays tables in local processes; with --scheduler "
+                               "the Dask cluster's workers play them (start more of them)")
     try:
         # before a board is played: '', a loop of symbolic links, a folder that does not
         # exist or is not writable (the PBN file was written, and failed, at the end)

@@ -45,6 +45,7 @@ from ai.daily import (
     Leaderboard,
     LeaderboardError,
     _check_name,
+    _same_name,
     check_leaderboard,
     default_data_dir,
     load_game,
@@ -243,10 +244,11 @@ class HumanPlayer:
             return ["No call has been made yet."]
         if not arg:
             i = len(calls) - 1
-        elif arg.isdigit():
-            i = int(arg) - 1
+        elif arg.isascii() and arg.isdigit():
+            i = (_small_number(arg) or 10 ** 4) - 1
             if not 0 <= i < len(calls):
-                return [f"There is no call number {arg}: the auction has {len(calls)}."]
+                shown = arg if len(arg) <= 20 else arg[:20] + "..."
+                return [f"There is no call number {shown}: the auction has {len(calls)}."]
         else:
             try:
                 call = Call.from_str(arg)
@@ -432,11 +434,12 @@ class HumanPlayer:
                     continue
                 if not arg.strip():
                     return Claim(left)
-                if not arg.strip().isdigit() or int(arg) > left:
+                tricks = _small_number(arg.strip())
+                if tricks is None or tricks > left:
                     self.messages = [f"Claim how many of the {left} remaining tricks? "
                                      f"(claim, or claim 0..{left})"]
                     continue
-                return Claim(int(arg))
+                return Claim(tricks)
             elif not answer:
                 if len(legal) == 1:
                     return legal[0]
@@ -511,6 +514,8 @@ class TerminalGame:
         self.pbn = pbn
         self.computer_settings = dict(computer_settings or {})
         self.human = HumanPlayer(screen, self.header, game.system, level)
+        #: what the leaderboard said of the day's result (recorded as the last board ends)
+        self._recorded: Optional[List[str]] = None
 
     # -- text -------------------------------------------------------------------------------
     def title(self) -> str:
@@ -615,6 +620,10 @@ class TerminalGame:
                     if answer.strip().lower() == "quit":
                         raise QuitGame
                 else:
+                    if isinstance(self.game, DailyBoards):
+                        # recorded now: leaving at the next question (every hand seen)
+                        # must not leave the day open for another try
+                        self._recorded = self.record_daily()
                     self.screen.ask("Press Enter to see the final score: ")
             self.finish()
             return 0
@@ -654,7 +663,7 @@ class TerminalGame:
                 lines.append(f"Could not write {self.pbn}: {exc}")
         if isinstance(g, DailyBoards):
             lines.append("")
-            lines += self.record_daily()
+            lines += self._recorded if self._recorded is not None else self.record_daily()
         self.screen.show(lines)
 
     def record_daily(self) -> List[str]:
@@ -684,6 +693,15 @@ class TerminalGame:
 # --------------------------------------------------------------------------------------
 # The command
 # --------------------------------------------------------------------------------------
+
+def _small_number(text: str) -> Optional[int]:
+    """``text`` as a number of at most four ASCII digits, else ``None`` (``str.isdigit``
+    also takes ``²`` and ``٣``, which ``int`` refuses, and thousands of digits are beyond
+    ``int``'s limit)."""
+    if text.isascii() and text.isdigit() and len(text) <= 4:
+        return int(text)
+    return None
+
 
 def _ask_yes(screen: Screen, question: str, default: bool) -> bool:
     while True:
@@ -755,7 +773,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     if daily:
         today = (date or local_today()).isoformat()
         if isinstance(saved, DailyBoards) and saved.date == today and (
-                name is None or saved.settings.get("name") == name):
+                name is None or _same_name(str(saved.settings.get("name")), name)):
             if _ask_yes(screen, f"Resume today's boards ({len(saved.results)} of 4 "
                                 f"played)?", True):
                 return saved
@@ -813,6 +831,19 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     command starts, 141 the reader of standard output or standard error has gone (the
     game saved).
     """
+    # options the game would ignore: the boards of the day are medium computers on the
+    # date's deals, and only they have a leaderboard name
+    ctx = click.get_current_context()
+    if daily and level != "medium" and \
+            ctx.get_parameter_source("level") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--level: the boards of the day are played against medium "
+                               "computers")
+    if daily and seed is not None:
+        raise click.UsageError("--seed: the boards of the day are dealt from the date (the "
+                               "seed is for a Chicago match)")
+    if not daily and name is not None:
+        raise click.UsageError("--name: the name goes on the leaderboard of the boards of "
+                               "the day (with --daily)")
     if name is not None:
         try:
             name = _check_name(name)

@@ -234,7 +234,8 @@ class _Parser:
             board.cards.append((card, item))
         elif key == "mc":
             text = value.strip()
-            if not text.isdigit() or len(text.lstrip("0")) > 2 or int(text.lstrip("0") or "0") > 13:
+            if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 2 \
+                    or int(text.lstrip("0") or "0") > 13:
                 raise self.error(item, "bad claim (expected 0..13 tricks)")
             board.claim = (int(text.lstrip("0") or "0"), item)
         elif key == "nt" and value.strip():
@@ -427,7 +428,8 @@ class _Parser:
         if self.rs is None or b.room is None or number is None:
             return None
         index = None
-        if self.vg and len(self.vg) > 3 and self.vg[3].strip().isdigit():
+        first = self.vg[3].strip() if self.vg and len(self.vg) > 3 else ""
+        if first.isascii() and first.isdigit() and len(first) <= 9:
             index = 2 * (number - int(self.vg[3])) + (0 if b.room == "o" else 1)
         elif self.bn and str(number) in self.bn:
             index = 2 * self.bn.index(str(number)) + (0 if b.room == "o" else 1)

@@ -250,6 +250,20 @@ def test_bad_saved_files_give_a_clear_error(tmp_path):
         "other deal": json.dumps({**good, "current": {"deal": chicago_deal(6, 1).to_pbn(),
                                                       "progress": {"calls": [], "play": []}}}
                                  ).encode(),
+        # values of the wrong type (a raw AttributeError or ValueError, a traceback in
+        # ddsolver-play and a 500 in the web page, instead of the damaged file reported)
+        "seat a number": json.dumps({**good, "boards": [{**good["boards"][0], "play": [
+            [1, good["boards"][0]["play"][0][1]]] + good["boards"][0]["play"][1:]}]}
+                                    ).encode(),
+        "dealer a list": json.dumps({**good, "boards": [{**good["boards"][0],
+                                                         "dealer": ["N"]}]}).encode(),
+        "call a number": json.dumps({**good, "boards": [{**good["boards"][0],
+                                                         "calls": [1]}]}).encode(),
+        "settings a list": json.dumps({**good, "settings": ["level"]}).encode(),
+        "progress seat": json.dumps({**good, "current": {"deal": chicago_deal(5, 1).to_pbn(),
+                                                         "progress": {"calls": ["1NT"],
+                                                                      "play": [[None, "SA"]]}}}
+                                    ).encode(),
     }
     for name, data in cases.items():
         p = tmp_path / f"{name}.json"

@@ -222,6 +222,24 @@ def test_entries_one_per_name_per_day(tmp_path):
     db.close()
 
 
+def test_names_compare_without_case_beyond_ascii(tmp_path):
+    # docs/play.md: "one entry per name per day (names compare without case)"; SQLite's
+    # NOCASE folds only A-Z, so Émile and émile (or Đức and ĐỨC) must be matched here
+    with Leaderboard(tmp_path / "lb.sqlite3") as lb:
+        lb.record("Émile", "2024-03-01", 960, RESULTS)
+        lb.record("Đức", "2024-03-01", 100, RESULTS)
+        with pytest.raises(DuplicateEntryError, match="émile already"):
+            lb.record("émile", "2024-03-01", 5000, RESULTS)
+        with pytest.raises(DuplicateEntryError):
+            lb.record("ĐỨC", "2024-03-01", 5000, RESULTS)
+        assert lb.entry("ÉMILE", "2024-03-01").name == "Émile"
+        assert lb.entry("đức", "2024-03-01").score == 100
+        assert lb.rank("émile", "2024-03-01") == 1
+        assert [x.name for x in lb.day("2024-03-01")] == ["Émile", "Đức"]
+        lb.record("émile", "2024-03-02", 1, RESULTS)      # another day: its own entry
+        assert len(lb) == 3
+
+
 def test_the_default_file_is_in_the_users_data_directory(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     if sys.platform.startswith("linux"):

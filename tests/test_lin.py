@@ -251,6 +251,8 @@ BAD_LIN = {
     "card before the auction ends": (f"md|{GOOD_MD}|mb|1N|mb|p|pc|H2|", 1, 4,
                                      "no contract"),
     "bad claim": (f"md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|mc|14|", 1, 6, "bad claim"),
+    # a digit to str.isdigit, not to int (it was a raw ValueError)
+    "superscript claim": (f"md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|mc|²|", 1, 6, "bad claim"),
     "impossible claim": ((f"md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|pc|H2|pc|H6|pc|H9|pc|HJ|"
                          f"mc|0|"), 2, 10, "impossible"),
 }
@@ -366,3 +368,11 @@ def test_a_number_of_thousands_of_digits_is_a_lin_error_or_read(field, digits):
     game = parse_lin(text)[0]
     assert game.board == (9 if field == "qx" else 1)
     assert game.result == 9
+
+
+def test_a_vugraph_first_board_that_is_no_number_is_ignored():
+    # vg's first board number '²' (a digit to str.isdigit, not to int) was a raw ValueError;
+    # like any other board number that cannot be read, it gives no result string
+    text = (f"vg|t,s,I,²,2,A,,B,|rs|1NN=,1NN=,|qx|o1|md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|")
+    games = parse_lin(text)
+    assert len(games) == 1 and games[0].get("Result") in (None, "")

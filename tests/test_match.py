@@ -560,3 +560,31 @@ def test_match_workers_are_capped_at_64(tmp_path):
     assert res.exit_code == 2
     assert "100000 is not in the range 1<=x<=64" in res.output
     assert not (tmp_path / "m.pbn").exists()
+
+
+def test_a_time_option_without_timed_is_refused_not_ignored(tmp_path):
+    # an untimed match lifts every computer's time caps: -a time_budget=0.5 was accepted
+    # and then replaced by a year without a word; it is refused before anything is played,
+    # and kept with --timed
+    for opt in ("time_budget=0.5", "lead_time_budget=1", "time_limit=2",
+                'sampling={"play_seconds": 0.5}'):
+        res = CliRunner().invoke(ai_main, ["match", "easy", "easy", "--boards", "1",
+                                           "-b", "method=auction", "-b", opt,
+                                           "-o", str(tmp_path / "m.pbn")])
+        assert res.exit_code == 2, (opt, res.output)
+        assert opt.split("=")[0] in res.output and "--timed" in res.output, res.output
+        assert not os.listdir(tmp_path)
+    with pytest.raises(MatchError, match="time_budget.*timed"):
+        run_match("easy", "easy", 1, options_a={"time_budget": 0.5})
+    c = PlayerConfig.parse("easy", {"time_budget": 0.5})
+    assert c._computer_settings(timed=True).time_budget == 0.5
+
+
+def test_workers_with_a_scheduler_are_refused_not_ignored(tmp_path):
+    # the tables go to the Dask cluster: -w 4 --scheduler ... was accepted and ignored
+    res = CliRunner().invoke(ai_main, ["match", "easy", "easy", "--boards", "1", "-w", "4",
+                                       "--scheduler", "tcp://127.0.0.1:9",
+                                       "-o", str(tmp_path / "m.pbn")])
+    assert res.exit_code == 2, res.output
+    assert "--workers" in res.output and "--scheduler" in res.output, res.output
+    assert "cannot reach" not in res.output and not os.listdir(tmp_path)

@@ -1326,3 +1326,15 @@ def test_tiny_games_cost_a_bounded_memory_each():
     assert g.preamble == [] and g.escapes == [] and g.warnings == []
     g.tag_list[0].comments.append("{ c }")
     assert g.comments == ["c"] and g.tag_list[0] != games[1].tag_list[0]
+
+
+@pytest.mark.parametrize("digits", ["²", "٣", "１", "9" * 5000])
+def test_digits_that_int_does_not_read_are_ignored_or_refused(digits):
+    # str.isdigit takes '²' (int refuses it) and other scripts' digits; int refuses 5000
+    # digits: a Board tag of them is no board number, an OptimumResultTable line with them
+    # is a PBNError (both were raw ValueErrors)
+    from ddsolver.pbn.dd_tags import parse_optimum_result_table
+    text = _LONG_GAME.format(**dict(_SHORT, board=digits))
+    assert parse_pbn(text)[0].board is None
+    with pytest.raises(PBNError, match="bad OptimumResultTable line"):
+        parse_optimum_result_table([f"N NT {digits}"])

@@ -837,6 +837,24 @@ def test_the_table_manager_command_refuses_empty_looping_or_dangling_paths(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.pbn", "loop"]
 
 
+def test_the_table_manager_command_refuses_first_with_a_pbn_file(tmp_path):
+    """--first numbers the boards dealt from --seed; with --pbn (whose boards keep their
+    own numbers) it was accepted and ignored: it is refused, before anything listens."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    deals = tmp_path / "deals.pbn"
+    deals.write_text(f'[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                     f'[Deal "{random_deals(1, 1)[0]}"]\n')
+    r = CliRunner().invoke(main, ["bluechip", "tm", "--port", "0", "--pbn", str(deals),
+                                  "--first", "5", "-o", str(tmp_path / "s.pbn"),
+                                  "--seat-timeout", "1"])
+    assert r.exit_code == 2, (r.output, r.exception)
+    assert "--first" in r.output and "board(s) finished" not in r.output, r.output
+    assert not (tmp_path / "s.pbn").exists()
+
+
 def test_a_team_name_with_a_quote_is_refused():
     """The table manager writes team names between quotes ('North ("a") seated', the
     Teams line): a name with a '"' would make those lines unreadable for every client."""
@@ -1132,3 +1150,167 @@ def test_the_client_command_with_v_logs_each_line_once(tmp_path):
     assert sum(1 for x in lines if x.endswith(" North >> North ready for teams")) == 1
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr
+
+
+def test_an_over_long_line_is_cut_to_its_start_whatever_its_chunks():
+    # a line past max_line is read as its first max_line characters, however the network
+    # cuts it: its tail is never read as a line of its own (here "East passes")
+    for chunks in ([b"Error " + b"x" * 300 + b"  East passes\r\nStart of board\r\n"],
+                   [b"Error " + b"x" * 300 + b" ", b" East passes\r\nStart of board\r\n"],
+                   [b"Error " + b"x" * 50, b"x" * 250, b"  East passes\r\n",
+                    b"Start of board\r\n"]):
+        a, b = socket.socketpair()
+        got = threading.Event()
+
+        class Sock:          # hands read_line one chunk per recv, as the network may
+            def recv(self, n):
+                got.set()
+                return a.recv(n)
+
+        def send():
+            for chunk in chunks:
+                got.wait(5)
+                got.clear()
+                b.sendall(chunk)
+            b.close()
+
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
+        try:
+            lines = LineSocket(Sock(), max_line=100)
+            assert lines.read_line() == "Error " + "x" * 94
+            assert lines.read_line() == "Start of board"
+            assert lines.read_line() is None
+        finally:
+            sender.join(5)
+            a.close()
+            b.close()
+
+
+def test_a_session_file_that_cannot_be_written_is_reported_and_the_command_fails(tmp_path):
+    """-o's folder removed during the session: each failed write was logged with a raw
+    traceback and the command still ended with status 0, the session nowhere.  Each
+    failure is one line naming the file and the reason, and the command ends with status
+    1 saying the session was not written."""
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "s.pbn"
+    tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
+                           "--boards", "1", "--seed", "5", "-o", str(out),
+                           "--timeout", "60", "--seat-timeout", "60"],
+                          cwd=root, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True)
+    try:
+        port = None
+        for line in tm.stderr:
+            m = re.search(r"table manager listening on 127\.0\.0\.1:(\d+)", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port is not None
+        folder.rmdir()
+        threads = []
+        for s in Seat:
+            client = BlueChipClient(ComputerPlayer("easy", seed=1, threads=1, min_samples=6),
+                                    s, "t")
+            threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
+                                                                     client),
+                                            kwargs={"timeout": 60}))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        summary, rest = tm.communicate(timeout=60)
+    finally:
+        if tm.poll() is None:
+            tm.kill()
+            tm.wait()
+    assert tm.returncode == 1, rest
+    assert "Traceback" not in rest, rest
+    assert f"cannot write the session to {out}: No such file or directory" in rest, rest
+    assert f"Error: the session was not written to {out}" in rest, rest
+    assert summary.startswith("board 1: ")
+    assert not folder.exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
+    """--log on a full disk (/dev/full): the failed write of the first line a client sent
+    closed that client's connection, so no client could ever be seated, and the command
+    ended with a raw traceback.  The failure is logged once, the session is played and
+    written, and the command ends with status 1 saying the log is incomplete."""
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "s.pbn"
+    tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
+                           "--boards", "1", "--seed", "5", "-o", str(out), "--log",
+                           "/dev/full", "--timeout", "60", "--seat-timeout", "60"],
+                          cwd=root, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True)
+    clients = {}
+    try:
+        port = None
+        for line in tm.stderr:
+            m = re.search(r"table manager listening on 127\.0\.0\.1:(\d+)", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port is not None
+        threads = []
+        for s in Seat:
+            clients[s] = BlueChipClient(ComputerPlayer("easy", seed=1, threads=1,
+                                                       min_samples=6), s, "t")
+            threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
+                                                                     clients[s]),
+                                            kwargs={"timeout": 60}))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        summary, rest = tm.communicate(timeout=60)
+    finally:
+        if tm.poll() is None:
+            tm.kill()
+            tm.wait()
+    assert all(c.finished and len(c.boards) == 1 and c.boards[0].finished
+               for c in clients.values())
+    assert "1 board(s) finished, 0 unfinished: all boards played" in rest, rest
+    assert "Traceback" not in rest, rest
+    assert rest.count("cannot write the log /dev/full: No space left on device; the session "
+                      "goes on without it") == 1, rest
+    assert "Error: the log /dev/full is incomplete" in rest, rest
+    assert tm.returncode == 1
+    assert len(read_pbn(str(out))) == 1
+
+
+def test_a_team_name_that_cannot_be_sent_is_refused():
+    """The protocol's lines go out in Latin-1 (ASCII in the protocol): a team name such
+    as "Đức" was sent as "??c" without a word (and a table manager given --ns-team "Đức"
+    then refused the client that gave it: "Team name mismatch").  Refused where it is
+    given; Latin-1 names such as "Émile" go through as they are."""
+    for name in ("Đức", "Bob \u2603", "日本"):
+        with pytest.raises(ValueError, match="cannot be sent"):
+            BlueChipClient(ScriptPlayer([]), "N", name)
+        with pytest.raises(ValueError, match="cannot be sent"):
+            TableManager(boards_from_seed(4, 1), ns_team=name)
+    client = BlueChipClient(ScriptPlayer([]), "N", "Émile")
+    assert client.start() == ['Connecting "Émile" as North using protocol version 18']
+
+
+def test_an_alert_is_sent_with_its_suits_as_letters():
+    """--alerts sent the system's explanation as it is, suit symbols included, on a line
+    that goes out in Latin-1: "Jacoby transfer: shows five or more ♥" reached the table
+    manager as "shows five or more ?".  The suits are written as letters."""
+    line = str(CallMessage(N, Call.from_str("2D"), True,
+                           "Jacoby transfer: shows five or more ♥; asks opener to bid ♥"))
+    assert line == "North bids 2D Alert. Jacoby transfer: shows five or more H; asks " \
+                   "opener to bid H"
+    assert line.encode("latin-1") and "?" not in line
+    assert str(CallMessage(N, Call.from_str("2C"), False, "♠♥♦♣ ♤♡♢♧")) == \
+        "North bids 2C Infos. SHDC SHDC"

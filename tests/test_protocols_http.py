@@ -514,3 +514,21 @@ def test_the_docs_page_is_served_and_its_cdn_is_documented(client):
     assert "jsDelivr CDN" in (Path(__file__).parents[1] / "docs/protocol-http.md").read_text()
     schema = client.get("/openapi.json")
     assert schema.status_code == 200 and schema.json()["info"]["title"] == "ddsolver robot API"
+
+
+def test_a_key_named_twice_is_refused_as_by_the_json_engine(client):
+    """{"view": {"seat": "S", ..., "seat": "N"}} was answered for North (the last value
+    wins), where the JSON engine refuses a key named twice (bad_json): a program that
+    checks the request before it reaches the server may read the first.  Refused, with
+    the key named, at any depth."""
+    view = _view(S, ["1NT", "Pass"])
+    body = json.dumps({"view": view})[:-2] + ', "seat": "N"}}'
+    _error(client.post("/api/state", content=body.encode(),
+                       headers={"content-type": "application/json"}), 400, "bad_json",
+           "'seat' appears twice")
+    body = '{"view": %s, "view": %s}' % (json.dumps(view), json.dumps(_view(N)))
+    _error(client.post("/api/call", content=body.encode(),
+                       headers={"content-type": "application/json"}), 400, "bad_json",
+           "'view' appears twice")
+    # the same keys in different objects are no repetition
+    assert client.post("/api/state", json={"view": view}).status_code == 200

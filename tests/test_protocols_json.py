@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -338,3 +339,32 @@ def test_player_specs_cap_the_time_budget_and_refuse_bad_settings():
         with pytest.raises(ProtocolError) as err:
             PlayerSpec.from_json(bad)
         assert err.value.code == "bad_message"
+
+
+@pytest.mark.parametrize("command", ["engine", "http"])
+def test_threads_beyond_the_cores_are_refused_at_the_start(command):
+    """engine --threads 8 on a 2-core machine started, then refused every request with
+    "'threads' must be an integer 1..2, got 8", a field the frontend never sent: the
+    option is checked as a player object's is, before anything is served."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    cores = os.cpu_count() or 1
+    run = CliRunner().invoke(main, [command, "--threads", str(cores + 1), "--port", "0"]
+                             if command == "http" else [command, "--threads", str(cores + 1)],
+                             input='{"type": "hello"}\n')
+    assert run.exit_code == 2, run.output
+    assert "--threads" in run.output and f"at most {cores}" in run.output, run.output
+
+
+@pytest.mark.parametrize("closed", ["<&-", ">&-"])
+def test_the_engine_with_its_standard_input_or_output_closed_says_so(closed):
+    """Started with standard input (or output) closed, the engine stopped with a raw
+    AttributeError traceback ('NoneType' object has no attribute 'buffer'): it says it
+    needs them, status 2."""
+    run = subprocess.run(["sh", "-c", f'exec "$0" -m ai engine {closed}', sys.executable],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert "standard input and output" in run.stderr, run.stderr

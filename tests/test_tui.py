@@ -694,3 +694,89 @@ def test_a_file_under_a_file_is_refused_at_the_start(tmp_path):
     assert f"'--pbn': cannot write {tmp_path}/newdir/: it names a folder" in \
         " ".join(run.output.split()), run.output
     assert not (tmp_path / "newdir").exists() and not (tmp_path / "data").exists()
+
+
+def test_the_days_saved_boards_are_offered_to_the_same_name_in_any_case(tmp_path):
+    """Names compare without case (the leaderboard's rule): --name ann finds Ann's
+    unfinished boards of the day and offers to resume them; it started new boards and
+    saved them over Ann's, whose calls were lost without a word."""
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    saved = DailyBoards(date.isoformat(), settings={"name": "Ann", "practice": False,
+                                                    "level": "medium"}, path=save)
+    saved.current_deal()
+    d = Driver(["y"])
+    game = open_game(daily=True, level="medium", seed=None, save=save, name="ANN",
+                     new=False, screen=d.screen(), leaderboard=lb, date=date)
+    assert "Resume today's boards" in d.screens[0][1]
+    assert isinstance(game, DailyBoards) and game.settings["name"] == "Ann"
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--daily", "--name", "Ann", "--level", "hard"], "--level"),
+    (["--daily", "--name", "Ann", "--seed", "7"], "--seed"),
+    (["--name", "Ann"], "--name"),
+])
+def test_an_option_the_game_would_ignore_is_refused(tmp_path, args, option):
+    """The boards of the day are medium computers on the date's deals, and a Chicago match
+    has no leaderboard name: --daily --level hard, --daily --seed 7 and --name without
+    --daily were accepted and ignored; they are refused before anything is played."""
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    save, lb = tmp_path / "g.json", tmp_path / "lb.sqlite3"
+    run = CliRunner().invoke(main, args + ["--new", "--save", str(save),
+                                           "--leaderboard", str(lb)], input="p\n" * 50)
+    assert run.exit_code == 2, run.output
+    assert option in run.output and "Your call" not in run.output, run.output
+    assert not save.exists() and not lb.exists()
+
+
+class _LeavesAtTheScore(Driver):
+    """Plays the day's boards, then presses Ctrl-C instead of Enter to see the score."""
+
+    def default(self, prompt: str) -> str:
+        if prompt.startswith("Press Enter to see the final score"):
+            return KeyboardInterrupt()
+        return super().default(prompt)
+
+
+def test_the_days_result_is_recorded_even_if_the_final_score_is_not_shown(tmp_path):
+    """The result went on the leaderboard only after "Press Enter to see the final score":
+    Ctrl-C there (the four boards seen, every hand shown) saved a finished game and
+    recorded nothing, and the next start dealt the same boards again for a record.  The
+    result is recorded as the last board ends."""
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    d = _LeavesAtTheScore(["Ann"])
+    game = open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=d.screen(), leaderboard=lb, date=date)
+    tg = TerminalGame(game, d.screen(), level="medium", seed=f"daily:{game.date}",
+                      leaderboard=lb, computer_settings=FAST)
+    assert tg.run() == 130
+    assert game.is_finished
+    with Leaderboard(lb) as board:
+        e = board.entry("Ann", "2024-03-01")
+    assert e is not None and e.score == game.total
+    # the next start offers practice only
+    d2 = Driver(["n"])
+    assert open_game(daily=True, level="medium", seed=None, save=save, name="Ann",
+                     new=False, screen=d2.screen(), leaderboard=lb, date=date) is None
+    assert "Ann has played today's boards already" in d2.shown()
+
+
+def test_a_number_the_prompt_cannot_read_gets_a_message_not_a_traceback(tmp_path):
+    """'e ²' or 'claim ²' (a digit to str.isdigit, not to int) and 'e' with 5000 digits
+    (beyond Python's int conversion limit) stopped the game with a raw ValueError."""
+    d = Driver(["e ²", "e " + "9" * 5000, "e ٣", "p"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    tg = TerminalGame(game, d.screen(), level="medium", seed=1, computer_settings=FAST)
+    d.plan += ["claim ²", "claim " + "9" * 5000, "quit"]
+    assert tg.run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert "'²' is neither a call nor a call number." in said[1]
+    assert "There is no call number 99999999999999999999...: the auction has 2" in said[2]
+    assert "'٣' is neither a call nor a call number." in said[3]
+    claims = [s for s, p, _ in d.screens if p.startswith("Card from")]
+    assert sum("Claim how many of the 13 remaining tricks?" in s for s in claims) == 2

@@ -511,3 +511,123 @@ def test_a_request_meanwhile_does_not_change_the_state_an_answer_reports(tmp_pat
         assert got["r"].status_code == 200, answer
         # South's pass and the computers' calls after it are the answer's events
         assert [e["seat"] for e in answer["events"]][:2] == ["S", "W"], answer["events"]
+
+
+def test_a_chicago_match_refuses_the_daily_fields(tmp_path):
+    """``name`` and ``practice`` belong to the boards of the day: with a Chicago match
+    they were accepted and ignored (no name is kept, nothing is practice); they are
+    refused (422 bad_message) and no match is made."""
+    with _client(tmp_path) as c:
+        for extra in ({"name": "Ann"}, {"practice": True}, {"name": "Ann", "practice": False}):
+            r = c.post("/web/api/matches", json={"mode": "chicago", **extra})
+            assert r.status_code == 422, (extra, r.text)
+            err = r.json()["error"]
+            assert err["code"] == "bad_message" and "boards of the day" in err["message"]
+        assert not os.listdir(tmp_path / "data" / "matches")
+        r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+        assert r.status_code == 200 and r.json()["mode"] == "chicago"
+
+
+def test_a_match_that_cannot_be_saved_is_refused_and_left_as_saved(tmp_path, monkeypatch):
+    """A full disk when the human's call is saved: the answer was 500 'internal' naming
+    the server's folder, and the call counted anyway (held in memory, the computers went
+    on at the next request).  It is 503 'storage' with the reason only, and the match is
+    the one last saved."""
+    import errno
+
+    import ai.chicago
+
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        before = _snapshot(c, mid)
+        real = ai.chicago.atomic_write
+
+        def full(path, data, *args, **kwargs):
+            raise OSError(errno.ENOSPC, "No space left on device", path + ".tmp")
+
+        monkeypatch.setattr(ai.chicago, "atomic_write", full)
+        r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+        assert r.status_code == 503, r.text
+        err = r.json()["error"]
+        assert err["code"] == "storage" and "No space left on device" in err["message"]
+        assert str(tmp_path) not in err["message"] and mid not in err["message"]
+        r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "storage"
+        monkeypatch.setattr(ai.chicago, "atomic_write", real)
+        assert _same(_snapshot(c, mid), before)
+        r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+        assert r.status_code == 200 and r.json()["auction"][len(before["auction"])] == \
+            {**r.json()["auction"][len(before["auction"])], "seat": "S", "call": "Pass"}
+
+
+def test_a_result_the_leaderboard_could_not_take_says_why(tmp_path, monkeypatch):
+    """The leaderboard failing when the fourth board ends (locked by another program for
+    longer than its timeout, a full disk): the state said recorded false with reason
+    null, as if nothing had gone wrong; the reason is "leaderboard"."""
+    from ai.daily import Leaderboard, LeaderboardFileError
+
+    def broken(self, *args, **kwargs):
+        raise LeaderboardFileError(f"{self.path}: cannot write the leaderboard: database "
+                                   f"is locked")
+
+    with _client(tmp_path) as c:
+        state = c.post("/web/api/matches", json={"mode": "daily", "name": "Cy"}).json()
+        monkeypatch.setattr(Leaderboard, "record", broken)
+        done = _play_out(c, state)
+        assert done["daily"]["recorded"] is False
+        assert done["daily"]["reason"] == "leaderboard"
+        # the leaderboard usable again: the next request records the result
+        monkeypatch.undo()
+        again = c.get(f"/web/api/matches/{state['id']}").json()
+        assert again["daily"]["recorded"] is True and again["daily"]["reason"] is None
+        assert [e["name"] for e in c.get("/web/api/leaderboard").json()["entries"]] == ["Cy"]
+
+
+def test_a_day_finished_just_before_a_kill_is_recorded_after_the_restart(tmp_path, monkeypatch):
+    """The last board is saved, then the result goes on the leaderboard, then the file
+    says so: a server killed before the leaderboard never recorded it (the finished match
+    was only shown again, "not recorded"): the next request records it.  Killed after the
+    leaderboard but before the file, the entry is this match's own, not "already
+    played"."""
+    import errno
+
+    import ai.chicago
+    from ai.daily import Leaderboard
+    from ai.web.tables import WebTable
+
+    real_record_daily, real_record = WebTable._record_daily, Leaderboard.record
+    monkeypatch.setattr(WebTable, "_record_daily", lambda self: None)   # killed before
+    with _client(tmp_path) as c:
+        ann = c.post("/web/api/matches", json={"mode": "daily", "name": "Ann"}).json()
+        done = _play_out(c, ann)
+        assert done["daily"]["recorded"] is None
+    monkeypatch.setattr(WebTable, "_record_daily", real_record_daily)
+    real_write = ai.chicago.atomic_write
+    killed = []
+
+    def record_then_die(self, *args, **kwargs):    # the file is never written again
+        out = real_record(self, *args, **kwargs)
+        killed.append(True)
+        return out
+
+    def write(path, data, *args, **kwargs):
+        if killed:
+            raise OSError(errno.EIO, "killed")
+        return real_write(path, data, *args, **kwargs)
+
+    monkeypatch.setattr(Leaderboard, "record", record_then_die)
+    monkeypatch.setattr(ai.chicago, "atomic_write", write)
+    with _client(tmp_path) as c:
+        bob = c.post("/web/api/matches", json={"mode": "daily", "name": "Bob"}).json()
+        _play_out(c, bob)
+    assert killed
+    monkeypatch.setattr(Leaderboard, "record", real_record)
+    monkeypatch.setattr(ai.chicago, "atomic_write", real_write)
+    with _client(tmp_path) as c:                       # the restart
+        again = c.get(f"/web/api/matches/{ann['id']}").json()
+        assert again["daily"]["recorded"] is True, again["daily"]
+        again = c.get(f"/web/api/matches/{bob['id']}").json()
+        assert again["daily"]["recorded"] is True and again["daily"]["reason"] is None
+        assert sorted(e["name"] for e in c.get("/web/api/leaderboard").json()["entries"]) \
+            == ["Ann", "Bob"]

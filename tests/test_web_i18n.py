@@ -217,6 +217,7 @@ def _snapshot(base):
 
 @pytest.mark.parametrize("lang, reason", [
     ("zz_INVALID!!", "not a language code"), ("../x", "not a language code"),
+    ("de\n", "not a language code"), ("fr\n", "not a language code"),
     ("de", "de already has a catalog"), ("en", "en is the source language")])
 def test_init_refuses_a_bad_or_existing_language_before_writing(tmp_path, monkeypatch,
                                                                  lang, reason):

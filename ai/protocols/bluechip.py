@@ -147,7 +147,8 @@ def _is_control(ch: str) -> bool:
 def check_team_name(team) -> str:
     """``team`` if it can be a team name: 1 to 100 characters, not only spaces, without a
     ``"`` (the protocol writes it between quotes) or a control character (it is written
-    back to every client, into the PBN file and the log).
+    back to every client, into the PBN file and the log), all in Latin-1 (the lines are
+    sent in it).
 
     :raises ValueError: naming the problem (the character escaped, and its position).
     """
@@ -164,6 +165,10 @@ def check_team_name(team) -> str:
         if _is_control(ch):
             raise ValueError(f"a team name cannot contain a control character "
                              f"({quote(ch)} at position {i})")
+    for i, ch in enumerate(team, 1):
+        if ord(ch) > 0xFF:   # the lines go out in Latin-1: it would be sent as "?"
+            raise ValueError(f"a team name with {ch!r} (position {i}) cannot be sent: the "
+                             f"protocol's lines are ASCII (Latin-1 at most)")
     return team
 
 
@@ -437,8 +442,14 @@ def clean(text: str) -> str:
     return "".join("?" if _is_control(ch) else ch for ch in " ".join(str(text).split()))
 
 
+#: suit symbols (solid and outlined) as the letters a line in Latin-1 can carry
+_SUIT_LETTERS = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
+
+
 def _one_line(text: str) -> str:
-    return clean(text)[:500]
+    """An explanation or an error as one line to send: :func:`clean`, suit symbols as
+    letters (the lines go out in Latin-1: ``♥`` would be ``?``), at most 500 characters."""
+    return clean(str(text).translate(_SUIT_LETTERS))[:500]
 
 
 def _mmss(seconds: float) -> str:

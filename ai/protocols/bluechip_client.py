@@ -342,12 +342,16 @@ class LineSocket:
         self.sock = sock
         self.max_line = max_line
         self._buffer = b""
+        self._cut = False   # the line in the buffer is over-long: its start is kept
+        self._kept = b""
 
     def send(self, line: str) -> None:
         self.sock.sendall(line.encode("latin-1", "replace") + b"\r\n")
 
     def read_line(self) -> Optional[str]:
-        """The next line without its end, or ``None`` when the peer closed.
+        """The next line without its end, or ``None`` when the peer closed.  A line
+        longer than ``max_line`` bytes is cut to its first ``max_line`` (the rest is
+        dropped, however the network splits it: never read as a line of its own).
 
         :raises socket.timeout: when nothing comes within the socket's timeout.
         """
@@ -355,14 +359,20 @@ class LineSocket:
             i = self._buffer.find(b"\n")
             if i >= 0:
                 raw, self._buffer = self._buffer[:i], self._buffer[i + 1:]
+                if self._cut:   # the end of an over-long line whose start is kept
+                    raw, self._cut = self._kept + raw, False
                 return raw.rstrip(b"\r")[:self.max_line].decode("latin-1")
             if len(self._buffer) > self.max_line:
-                self._buffer = self._buffer[-1:]  # drop an over-long line's start
+                if not self._cut:   # keep the over-long line's start, drop the rest
+                    self._kept, self._cut = self._buffer[:self.max_line + 1], True
+                self._buffer = b""
             data = self.sock.recv(65536)
             if not data:
-                if self._buffer:
-                    raw, self._buffer = self._buffer, b""
-                    return raw.rstrip(b"\r").decode("latin-1")
+                raw, self._buffer = self._buffer, b""
+                if self._cut:
+                    raw, self._cut = self._kept + raw, False
+                if raw:
+                    return raw.rstrip(b"\r")[:self.max_line].decode("latin-1")
                 return None
             self._buffer += data
 

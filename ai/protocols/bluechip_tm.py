@@ -907,14 +907,27 @@ class TableManagerServer:
         self._thread: Optional[threading.Thread] = None
         self._started = threading.Event()
         self.error: Optional[BaseException] = None
+        #: why the last write of the PBN file failed (one line naming the file), or
+        #: ``None`` when it succeeded (each board writes the whole session again)
+        self.write_error: Optional[str] = None
+        #: why the log file stopped being written, or ``None``
+        self.log_error: Optional[str] = None
         if pbn_path is not None:
             tm.on_record = self._write_pbn
 
     def _write_pbn(self, records) -> None:
         from ddsolver.pbn import write_pbn
-        write_pbn(records_to_pbn(records, event=self.event, site=self.site, date=self.date,
-                                 scoring=self.tm.scoring, teams=self.tm.teams),
-                  self.pbn_path)
+        try:
+            write_pbn(records_to_pbn(records, event=self.event, site=self.site,
+                                     date=self.date, scoring=self.tm.scoring,
+                                     teams=self.tm.teams),
+                      self.pbn_path)
+        except OSError as exc:
+            self.write_error = (f"cannot write the session to {self.pbn_path}: "
+                                f"{exc.strerror or exc}")
+            log.error("%s (after board %s)", self.write_error, records[-1].spec.number)
+        else:
+            self.write_error = None
 
     def _note(self, cid, direction: str, line: str) -> None:
         conn = self.tm.conns.get(cid)
@@ -926,9 +939,18 @@ class TableManagerServer:
         if self.transcript is not None:
             self.transcript.append((stamp, who, direction, line))
         if self.log_file is not None:
-            self.log_file.write(f"{datetime.datetime.fromtimestamp(stamp).isoformat()} {who} "
-                                f"{'<<' if direction == 'in' else '>>'} {shown}\n")
-            self.log_file.flush()
+            try:
+                self.log_file.write(f"{datetime.datetime.fromtimestamp(stamp).isoformat()} "
+                                    f"{who} {'<<' if direction == 'in' else '>>'} {shown}\n")
+                self.log_file.flush()
+            except OSError as exc:
+                # a full disk: the log stops there, the session goes on (an OSError here
+                # closed the connection of the client whose line was being logged)
+                self.log_error = (f"cannot write the log "
+                                  f"{getattr(self.log_file, 'name', '')}: "
+                                  f"{exc.strerror or exc}")
+                self.log_file = None
+                log.error("%s; the session goes on without it", self.log_error)
 
     def _apply(self, actions) -> None:
         for action in actions:

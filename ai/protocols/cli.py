@@ -16,13 +16,23 @@ _SEATS = ["N", "E", "S", "W", "North", "East", "South", "West", "ANYPL"]
 
 
 def _player_defaults(threads):
-    return {} if threads is None else {"threads": threads}
+    """The players' default settings from ``--threads``, checked as a player object's
+    ``threads`` is (1..the number of cores): beyond it every request would be refused."""
+    if threads is None:
+        return {}
+    import os
+    cores = os.cpu_count() or 1
+    if threads > cores:
+        raise click.BadParameter(f"{threads} threads: at most {cores} (the number of cores, "
+                                 f"as for a player object's 'threads')",
+                                 param_hint="'--threads'")
+    return {"threads": threads}
 
 
 @click.command("engine")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
-              help="Solver threads per decision (default: the level's; player objects "
-                   "may ask for fewer or more).")
+              help="Solver threads per decision, at most the number of cores (default: "
+                   "the level's; player objects may ask for fewer or more).")
 @click.option("--max-line", type=click.IntRange(1024, 1 << 26), default=1 << 20,
               show_default=True, help="The longest line accepted, bytes.")
 def engine(threads, max_line):
@@ -31,9 +41,12 @@ def engine(threads, max_line):
     One JSON object per line in, one per line out; ends on {"type": "quit"} or at the end
     of the input.
     """
+    defaults = _player_defaults(threads)
+    if sys.stdin is None or sys.stdout is None:   # started with <&- or >&-
+        raise click.UsageError("the engine reads and answers JSON lines on its standard "
+                               "input and output: one of them is closed")
     from ai.protocols.jsonstdio import Engine, serve
-    sys.exit(serve(engine=Engine(max_line=max_line,
-                                 player_defaults=_player_defaults(threads))))
+    sys.exit(serve(engine=Engine(max_line=max_line, player_defaults=defaults)))
 
 
 @click.command("http")
@@ -48,19 +61,21 @@ def engine(threads, max_line):
 @click.option("--max-concurrent", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Decisions computed at once (503 beyond).")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
-              help="Solver threads per decision (default: the level's).")
+              help="Solver threads per decision, at most the number of cores (default: "
+                   "the level's).")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info",
                                                 "debug"]), default="info",
               show_default=True)
 def http(host, port, max_body, time_limit, max_concurrent, threads, log_level):
     """Serve the HTTP robot API (docs/protocol-http.md; schemas at /openapi.json)."""
+    defaults = _player_defaults(threads)
     try:
         from ai.protocols.http import serve
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(f"the HTTP API needs FastAPI and uvicorn: pip install "
                                    f"'ddsolver[server]' ({exc})")
     serve(host, port, log_level=log_level, max_body=max_body, time_limit=time_limit,
-          max_concurrent=max_concurrent, player_defaults=_player_defaults(threads))
+          max_concurrent=max_concurrent, player_defaults=defaults)
 
 
 @click.group("bluechip")
@@ -184,6 +199,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
         raise click.UsageError("give either --pbn FILE or --boards N --seed S")
     if pbn_in is None and (count is None or seed is None):
         raise click.UsageError("--boards and --seed go together")
+    if pbn_in is not None and click.get_current_context().get_parameter_source("first") \
+            is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--first numbers the boards dealt from --seed: the boards "
+                               "of --pbn keep their own numbers")
     try:
         boards = boards_from_pbn(pbn_in) if pbn_in else boards_from_seed(seed, count, first)
     except OSError as exc:
@@ -213,7 +232,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
             raise click.ClickException(f"cannot listen on {host}:{port}: {exc}")
     finally:
         if log_file is not None:
-            log_file.close()
+            try:
+                log_file.close()
+            except OSError:  # what was left in its buffer: the server said why already
+                pass
     for r in manager.records:
         if not r.finished:
             click.echo(f"board {r.spec.number}: unfinished ({r.reason})")
@@ -229,3 +251,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     if interrupted:
         # after the boards' summary: Interrupted. and status 130, as every subcommand
         raise KeyboardInterrupt
+    if server.log_error is not None:
+        click.echo(f"Error: the log {log_path} is incomplete ({server.log_error})", err=True)
+    if server.write_error is not None:
+        click.echo(f"Error: the session was not written to {out} ({server.write_error})",
+                   err=True)
+    if server.write_error is not None or server.log_error is not None:
+        sys.exit(1)

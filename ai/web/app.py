@@ -148,7 +148,15 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
             raise WebError("busy", "the match is busy with the previous request", 409)
         try:
             async with steps:
-                await run_in_threadpool(fn, *args)
+                try:
+                    await run_in_threadpool(fn, *args)
+                except OSError as exc:
+                    # the match could not be saved (a full disk): what it holds in memory
+                    # is dropped, so that the next request reads the match last saved
+                    store.forget(table.id)
+                    raise WebError("storage", f"the match cannot be saved now "
+                                   f"({exc.strerror or 'the server cannot write it'}); "
+                                   f"try again later", 503) from None
             if lang is not None:
                 return await run_in_threadpool(table.state, lang)
         finally:
@@ -189,6 +197,11 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
                                "medium computers: 'level' cannot be chosen", 422)
             table = await run_in_threadpool(store.new_daily, body.name, body.practice)
         else:
+            given = sorted({"name", "practice"} & body.model_fields_set)
+            if given:
+                raise WebError("bad_message", f"{' and '.join(map(repr, given))} belong to "
+                               "the boards of the day (mode 'daily'), not to a Chicago "
+                               "match", 422)
             table = store.new_chicago(body.level or "medium")
         return await _step(table, table.start, lang=lang)
 

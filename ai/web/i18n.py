@@ -65,7 +65,7 @@ SOURCE_LANGUAGE = "en"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "locale")
 _WEB_DIR = os.path.dirname(os.path.abspath(__file__))
-_LANG_RE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
+_LANG_RE = re.compile(r"\A[a-z]{2,3}(_[A-Z]{2})?\Z")   # \Z, not $: "fr" and a line end is no code
 
 
 def N_(message: str) -> str:

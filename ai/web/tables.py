@@ -232,10 +232,14 @@ class WebTable:
         self._run()
 
     def resume(self) -> None:
-        """Let the computers act if they are due (after a restart mid-board)."""
+        """Let the computers act if they are due (after a restart mid-board); record the
+        boards of the day finished but not yet recorded (a server killed between the last
+        save and the leaderboard)."""
         turn = self._turn()
         if turn.phase in ("auction", "play") and not turn.human_turn:
             self._run()
+        elif turn.phase == "over" and isinstance(self.series, DailyBoards):
+            self._record_daily()
 
     def call(self, text) -> None:
         """The human's call (South's).
@@ -325,24 +329,56 @@ class WebTable:
     def _record_daily(self) -> None:
         s = self.series
         settings = s.settings
-        if settings.get("practice") or settings.get("recorded") is not None:
+        # recorded, or refused for good (a leaderboard that failed is tried again at the
+        # next request)
+        if settings.get("practice") or (settings.get("recorded") is not None and
+                                        settings.get("record_reason") != "leaderboard"):
             return
         name = settings.get("name")
+        # an attempt that a kill stopped may have reached the leaderboard: its entry is
+        # then this match's own (said in the file before the leaderboard is written)
+        resumed = bool(settings.get("recording"))
+        settings["recording"] = True
+        try:
+            s.save()
+        except OSError:
+            pass
         try:
             with Leaderboard(self.leaderboard) as lb:
                 lb.record(name, s.date, s.total, s.result_texts())
             settings["recorded"] = True
+            settings.pop("record_reason", None)
+            settings.pop("record_error", None)
         except DuplicateEntryError:
-            # another match under the same name finished first today: one entry a day
-            settings["recorded"] = False
-            settings["record_reason"] = "already_played"
+            if resumed and self._own_entry(name):
+                # this match's result, recorded just before a kill left its file unsaid
+                settings["recorded"] = True
+                settings.pop("record_reason", None)
+                settings.pop("record_error", None)
+            else:
+                # another match under the same name finished first today: one a day
+                settings["recorded"] = False
+                settings["record_reason"] = "already_played"
         except LeaderboardError as exc:
             settings["recorded"] = False
+            settings["record_reason"] = "leaderboard"   # the page is told why
             settings["record_error"] = str(exc)[:200]
         try:
             s.save()
         except OSError:
             pass
+
+    def _own_entry(self, name) -> bool:
+        """Whether ``name``'s entry of the day is this match's result (same score, same
+        boards' results)."""
+        s = self.series
+        try:
+            with Leaderboard(self.leaderboard) as lb:
+                entry = lb.entry(name, s.date)
+        except LeaderboardError:
+            return False
+        return entry is not None and entry.score == s.total and \
+            list(entry.results) == s.result_texts()
 
     # -- what the page sees -----------------------------------------------------------------
     def state(self, lang: str) -> dict:
@@ -621,6 +657,12 @@ class MatchStore:
             table = self._add(series, table_id, level)
         table.last_used = time.time()
         return table
+
+    def forget(self, table_id: str) -> None:
+        """Drop the table ``table_id`` from memory (its file stays): the next request
+        reads the match as last saved."""
+        with self._lock:
+            self._tables.pop(table_id, None)
 
     def sweep(self) -> int:
         """Drop the tables unused for :attr:`ttl` seconds and delete their files (and the

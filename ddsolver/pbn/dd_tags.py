@@ -176,7 +176,10 @@ def parse_optimum_result_table(lines: Sequence[str]) -> dict[tuple[Strain, Seat]
         if not text or text.startswith("{"):
             continue
         parts = text.split()
-        if len(parts) != 3 or not parts[2].isdigit():
+        # ASCII digits, at most two besides leading zeros (str.isdigit takes '²', which
+        # int refuses, and int refuses thousands of digits)
+        if len(parts) != 3 or not (parts[2].isascii() and parts[2].isdigit()) \
+                or len(parts[2].lstrip("0")) > 2:
             raise PBNError(f"bad OptimumResultTable line {line!r}")
         try:
             seat = Seat.from_str(parts[0])

@@ -355,7 +355,7 @@ class PBNGame:
         """The board number (``Board`` tag), or ``None`` when absent, empty, ``?`` or not a
         positive integer below 10**9."""
         value = (self.get("Board") or "").strip()
-        if value.isdigit() and 0 < _number(value) < 10**9:
+        if value.isascii() and value.isdigit() and 0 < _number(value) < 10**9:
             return _number(value)
         return None
 
