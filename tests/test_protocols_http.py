@@ -125,7 +125,7 @@ def test_errors_have_a_status_a_code_and_a_message(client):
            "Expecting ',' delimiter at character 21")
     _error(client.post("/api/call", content=b'\xff\xfe{}',
                        headers={"content-type": "application/json"}), 400, "bad_json",
-           "at character 0")
+           "not UTF-8", "position 0")
     _error(client.post("/api/call", content=b"", headers={"content-type":
                                                           "application/json"}),
            400, "bad_json")
@@ -425,6 +425,23 @@ def test_a_body_that_cannot_be_decoded_says_why(client):
                            headers={"content-type": "application/json"}), 400,
                "bad_json", "nested too deeply")
 
+
+
+def test_a_body_in_utf_16_or_32_is_refused_as_not_utf_8(client):
+    """The documented encoding is UTF-8 (docs/protocol-http.md: a body that is not UTF-8
+    is 400 bad_json).  Python's json.loads on bytes also guesses UTF-16 and UTF-32 (with or
+    without a byte-order mark), so such bodies were answered as if they were UTF-8; a
+    program checking requests on their way reads them otherwise.  Refused, whatever the
+    endpoint; the same request in UTF-8 is answered."""
+    view = _view(S, ["1NT", "Pass"])
+    text = json.dumps({"view": view})
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le"):
+        for path in ("/api/call", "/api/state"):
+            _error(client.post(path, content=text.encode(encoding),
+                               headers={"content-type": "application/json"}), 400,
+                   "bad_json", "not UTF-8")
+    assert client.post("/api/state", content=text.encode("utf-8"),
+                       headers={"content-type": "application/json"}).status_code == 200
 
 
 def test_numbers_of_the_explain_request_are_json_numbers(client):

@@ -279,7 +279,8 @@ _ERRORS = {s: {"model": ErrorAnswer} for s in (400, 409, 413, 422, 503, 504)}
 class BodyLimit:
     """ASGI middleware: refuse a request body larger than ``max_body`` bytes with 413,
     whether it announces its length or streams it (the body is read, up to the limit,
-    before the application sees it)."""
+    before the application sees it); then a JSON body that is not UTF-8 or names a key
+    twice in one object with 400 ``bad_json`` (:func:`_body_problem`)."""
 
     def __init__(self, app, max_body: int):
         self.app = app
@@ -311,11 +312,9 @@ class BodyLimit:
                     "too_large", f"the body exceeds {self.max_body} bytes"))
             if not message.get("more_body", False):
                 break
-        twice = _key_named_twice(scope, messages)
-        if twice is not None:
-            return await _send_error(send, ProtocolError(
-                "bad_json", f"the body is not valid JSON: the key {twice[:40]!r} appears "
-                            f"twice in one object"))
+        problem = _body_problem(scope, messages)
+        if problem is not None:
+            return await _send_error(send, problem)
         replay = iter(messages)
 
         async def replay_receive():
@@ -328,7 +327,7 @@ class BodyLimit:
 
 
 class _Twice(Exception):
-    """A JSON object names a key twice (raised by :func:`_key_named_twice`'s hook)."""
+    """A JSON object names a key twice (raised by the hook of :func:`_body_problem`)."""
 
 
 def _no_repeated_keys(pairs) -> dict:
@@ -340,19 +339,34 @@ def _no_repeated_keys(pairs) -> dict:
     return out
 
 
-def _key_named_twice(scope, messages) -> Optional[str]:
-    """The key a JSON body names twice in one object, else ``None`` (also when the body is
-    not JSON: the application says why).  The JSON engine refuses such an object
-    (``bad_json``); read with the last value winning, a program that checks requests on
-    their way could read another value than the server."""
+def _body_problem(scope, messages) -> Optional[ProtocolError]:
+    """What makes a JSON body unreadable before the application parses it, else ``None``
+    (also when the body is not JSON: the application says why):
+
+    * bytes that are not UTF-8, or UTF-16 and UTF-32 text (NUL bytes, never in UTF-8 JSON):
+      the documented encoding is UTF-8 (RFC 8259, 8.1), but :func:`json.loads` on bytes
+      guesses UTF-16 and UTF-32 too, so such a body was answered;
+    * an object that names a key twice: the JSON engine refuses it (``bad_json``); read
+      with the last value winning, a program that checks requests on their way could read
+      another value than the server.
+    """
     kind = next((v for k, v in scope.get("headers", ()) if k == b"content-type"), b"")
     if b"json" not in kind.lower():
         return None
     body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
     try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return ProtocolError("bad_json", f"the body is not UTF-8: {exc}"[:200])
+    if b"\x00" in body:
+        return ProtocolError("bad_json", "the body is not UTF-8: it holds NUL bytes "
+                                         "(UTF-16 or UTF-32 text?)")
+    try:
         json.loads(body, object_pairs_hook=_no_repeated_keys)
     except _Twice as exc:
-        return str(exc.args[0])
+        return ProtocolError("bad_json", f"the body is not valid JSON: the key "
+                                         f"{str(exc.args[0])[:40]!r} appears twice in one "
+                                         f"object")
     except (ValueError, RecursionError):
         pass
     return None
