@@ -222,12 +222,17 @@ def test_the_play_errors_and_dummy():
     assert state["needs_dummy"] is True and state["to_play"] == "S"
     _error(e.handle({"type": "get_card"}), "dummy_needed", "dummy")
     _error(e.handle({"type": "card", "seat": "S", "card": "H6"}), "dummy_needed")
+    # the calls need no dummy: explaining one is answered while dummy is awaited, the same
+    # as once dummy is known (it was dummy_needed)
+    waiting = [e.handle({"type": "explain", "index": i}) for i in (0, 2)]
+    assert [w["type"] for w in waiting] == ["explanation", "explanation"], waiting
     _error(e.handle({"type": "dummy", "hand": "JT97.A86.A87.T9"}), "invalid_view",
            "12 cards")
     _error(e.handle({"type": "dummy", "hand": DEAL[E].to_pbn()}), "invalid_view")
     _error(e.handle({"type": "dummy", "hand": 13}), "bad_message", "'hand'")
     state = e.handle({"type": "dummy", "hand": DEAL[S].to_pbn()})
     assert state["needs_dummy"] is False and state["trick"] == [["E", "H2"]]
+    assert [e.handle({"type": "explain", "index": i}) for i in (0, 2)] == waiting
     _error(e.handle({"type": "dummy", "hand": DEAL[S].to_pbn()}), "out_of_turn",
            "already known")
     # dummy's cards are known: a card dummy does not hold is refused

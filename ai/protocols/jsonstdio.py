@@ -106,6 +106,13 @@ class _Board:
                                 "{\"type\": \"dummy\", \"hand\": ...} with dummy's hand first")
         return self.make_view()
 
+    def auction_view(self) -> SeatView:
+        """A view with the whole auction, for answers that need only the calls (what a
+        call meant): while dummy's hand is awaited, the view before the opening lead."""
+        if self.needs_dummy:
+            return self.make_view(played=[])
+        return self.make_view()
+
     def state(self) -> dict:
         if self.needs_dummy:
             before = self.make_view(played=[])
@@ -331,8 +338,9 @@ class Engine:
         except BridgeError:
             raise ProtocolError("bad_notation", f"{value[:20]!r} is not a seat") from None
 
-    def _view_and_spec(self, msg):
-        """(view, spec, board or None) for a decision request."""
+    def _view_and_spec(self, msg, auction_only: bool = False):
+        """(view, spec, board or None) for a decision request; ``auction_only``: the
+        request needs only the calls, so a board awaiting dummy's hand answers it."""
         if "view" in msg:
             if "play" in msg:
                 raise ProtocolError("bad_message", "'play' has no meaning with a 'view' "
@@ -342,7 +350,7 @@ class Engine:
             raise ProtocolError("bad_message", "'player' goes with 'new_board' (or with a "
                                 "'view' in a stateless request)")
         board = self._need_board()
-        return board.view(), board.spec, board
+        return (board.auction_view() if auction_only else board.view()), board.spec, board
 
     def _play_flag(self, msg) -> bool:
         play = msg.get("play", True)
@@ -375,7 +383,7 @@ class Engine:
         return result
 
     def _on_explain(self, msg) -> dict:
-        view, spec, _ = self._view_and_spec(msg)
+        view, spec, _ = self._view_and_spec(msg, auction_only=True)
         with self.pool.player(spec) as player:
             out = answer_explain(player, view, index=msg.get("index"), call=msg.get("call"))
         return {"type": "explanation", **out}
