@@ -6,8 +6,8 @@ and a one-line message naming the problem (click's usage errors); Ctrl-C (SIGINT
 subcommand, or while the command starts, exits with status 130 (128 + SIGINT, as shells
 report it) after printing "Interrupted." and no traceback; a broken pipe on standard output
 or standard error (``ddsolver-ai simulate ... | head -1``) exits with status 141
-(128 + SIGPIPE), silently, as ``ddsolver`` and ``ddsolver-play`` do
-(:class:`ddsolver.cli.StatusGroup`).
+(128 + SIGPIPE), silently, and one that cannot be written (a full disk) with status 2 and
+one line, as ``ddsolver`` and ``ddsolver-play`` do (:class:`ddsolver.cli.StatusGroup`).
 """
 
 from __future__ import annotations

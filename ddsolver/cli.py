@@ -27,9 +27,11 @@ skipped boards it could not read (each is reported; the other boards were analys
 output written, the skipped boards in it as they stand in the input; 1 wins over 3), 130
 interrupted (Ctrl-C, also while the command is starting), 141 standard output or standard
 error is a pipe whose reader has gone (``ddsolver analyse big.pbn | head -1``: what was
-not read is lost; no message, no traceback; 141 wins over the others).  The other commands
-of the project (``ddsolver-ai``, ``ddsolver-play``) use 130 and 141 the same way, through
-:class:`StatusCommand` and :class:`StatusGroup`.
+not read is lost; no message, no traceback; 141 wins over the others).  Standard output or
+standard error that cannot be written (a full disk, ``> /dev/full``) is 2, with one line
+("Error: cannot write the output: No space left on device"), no traceback.  The other
+commands of the project (``ddsolver-ai``, ``ddsolver-play``) use 130, 141 and this 2 the
+same way, through :class:`StatusCommand` and :class:`StatusGroup`.
 
 The same command runs as ``python -m ddsolver``.
 """
@@ -103,6 +105,31 @@ def _is_broken_pipe(exc: BaseException) -> bool:
         return True
 
 
+#: ``errno`` values of a write that failed for want of room or of a working device (a full
+#: disk or quota, ``> /dev/full``, an I/O error)
+_WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO")
+                            if hasattr(errno, name))
+
+
+def _is_failed_write(exc: BaseException) -> bool:
+    """``exc`` is a write that failed on an unnamed stream (standard output or standard
+    error on a full disk, ``> /dev/full``): a named file's error carries its name and is
+    reported where it is written."""
+    return (isinstance(exc, OSError) and exc.errno in _WRITE_FAILURES
+            and exc.filename is None)
+
+
+def _report_failed_write(exc: OSError) -> None:
+    """Say on standard error that the output cannot be written (silently when standard
+    error is the stream that fails), and leave no unwritten text to fail again at
+    interpreter shutdown.  Raises nothing."""
+    try:
+        click.echo(f"Error: cannot write the output: {exc.strerror or exc}", err=True)
+    except (OSError, ValueError):
+        pass
+    silence_broken_streams()
+
+
 def silence_broken_streams() -> None:
     """After a broken pipe: point standard output and standard error, those of them that
     cannot be flushed (their reader has gone), at the null device, so that what they still
@@ -138,7 +165,9 @@ class _StatusMixin:
     pipe on standard output or standard error (the reader of ``| head`` has gone), wherever
     it happens (the command's output, ``--help``, an error message, the last flush), is
     :data:`EXIT_BROKEN_PIPE`, silently (not click's status 1, which ``analyse --check``
-    gives to a difference)."""
+    gives to a difference); a write there that fails for want of room (a full disk,
+    ``> /dev/full``) is :data:`EXIT_BAD_INPUT` with one line on standard error, not a
+    traceback and status 1."""
 
     #: printed on standard error after Ctrl-C (a blank line first, closing the ``^C``)
     interrupted_message = "Interrupted."
@@ -159,16 +188,20 @@ class _StatusMixin:
         except KeyboardInterrupt:
             self._interrupted()
         except OSError as exc:
-            if not _is_broken_pipe(exc):
+            if _is_broken_pipe(exc):
+                silence_broken_streams()
+                raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
+            if not _is_failed_write(exc):
                 raise
-            silence_broken_streams()
-            raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
+            _report_failed_write(exc)
+            raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
 
     def make_context(self, *args, **kwargs):
         """click's ``make_context`` (parsing the arguments, ``--help``, ``--version``).
 
         :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
-            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
+            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error, with
+            :data:`EXIT_BAD_INPUT` when they cannot be written (a full disk).
         """
         with self._exit_statuses():
             return super().make_context(*args, **kwargs)  # type: ignore[misc]
@@ -177,23 +210,28 @@ class _StatusMixin:
         """click's ``invoke`` (the command, or the group's subcommand).
 
         :raises click.exceptions.Exit: with :data:`EXIT_INTERRUPTED` after Ctrl-C, with
-            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error.
+            :data:`EXIT_BROKEN_PIPE` after a broken pipe on standard output or error, with
+            :data:`EXIT_BAD_INPUT` when they cannot be written (a full disk).
         """
         with self._exit_statuses():
             return super().invoke(ctx)  # type: ignore[misc]
 
     def main(self, *args, **kwargs):
         """click's ``main``; a broken pipe while click writes an error message, or when
-        the output is flushed at the end, exits with :data:`EXIT_BROKEN_PIPE` too.
+        the output is flushed at the end, exits with :data:`EXIT_BROKEN_PIPE` too, and a
+        write that fails there for want of room (a full disk) with :data:`EXIT_BAD_INPUT`.
 
         :raises SystemExit: with the exit status (standalone mode, the default)."""
         try:
             return super().main(*args, **kwargs)  # type: ignore[misc]
         except OSError as exc:
-            if not _is_broken_pipe(exc):
+            if _is_broken_pipe(exc):
+                silence_broken_streams()
+                sys.exit(EXIT_BROKEN_PIPE)
+            if not _is_failed_write(exc):
                 raise
-            silence_broken_streams()
-            sys.exit(EXIT_BROKEN_PIPE)
+            _report_failed_write(exc)
+            sys.exit(EXIT_BAD_INPUT)
         finally:
             # flushed here, where a broken pipe still gets its status, rather than at
             # interpreter shutdown
@@ -205,6 +243,9 @@ class _StatusMixin:
                     if isinstance(exc, OSError) and _is_broken_pipe(exc):
                         silence_broken_streams()
                         sys.exit(EXIT_BROKEN_PIPE)
+                    if _is_failed_write(exc):
+                        _report_failed_write(exc)
+                        sys.exit(EXIT_BAD_INPUT)
 
 
 class StatusCommand(_StatusMixin, click.Command):

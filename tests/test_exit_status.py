@@ -217,3 +217,45 @@ def test_a_broken_pipe_elsewhere_is_not_taken_for_the_readers_going(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(),
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1, proc.stderr
+
+
+# -- a standard output or error that cannot be written (a full disk) ------------------------
+
+needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"),
+                                    reason="/dev/full (a device that is always full)")
+
+
+@needs_dev_full
+@pytest.mark.parametrize("argv", [
+    ["-m", "ddsolver", "table", DEAL],
+    ["-m", "ddsolver", "--version"],
+    ["-m", "ddsolver", "analyse", str(EXAMPLE), "--json", "-q"],
+    ["-m", "ddsolver", "analyse", str(EXAMPLE), "--check", "--json", "-q"],
+    ["-m", "ai", "bid", DEAL],
+    ["-m", "ai", "simulate", "-c", "3NT", "-d", "N", "-n", "2", "--seed", "1",
+     "--threads", "1"],
+    ["-m", "ai.tui", "--help"],
+], ids=lambda argv: " ".join(a[:12] for a in argv[1:5]))
+def test_a_full_standard_output_is_status_2_with_one_line(argv, tmp_path):
+    """`ddsolver analyse x.pbn --json > /dev/full`: one line naming the problem and status
+    2 (output that cannot be written), not a traceback and status 1 (a difference, for
+    `analyse --check`)."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, *argv], cwd=tmp_path, env=_env(),
+                              stdin=subprocess.DEVNULL, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=300)
+    assert (proc.returncode, proc.stderr) == (
+        2, "Error: cannot write the output: No space left on device\n")
+
+
+@needs_dev_full
+@pytest.mark.parametrize("argv", [
+    ["-m", "ddsolver", "table", "x"],                       # the error message
+    ["-m", "ai", "bid", "x"],
+], ids=lambda argv: " ".join(argv[1:4]))
+def test_a_full_standard_error_is_status_2_silently(argv, tmp_path):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, *argv], cwd=tmp_path, env=_env(),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=full,
+                              text=True, timeout=120)
+    assert (proc.returncode, proc.stdout) == (2, "")
