@@ -810,6 +810,18 @@ class _Journal:
 # Running a match
 # ---------------------------------------------------------------------------------------
 
+def _same_file(path_a, path_b) -> bool:
+    """The two paths name one file: the same path once links and ``..`` are resolved, or
+    (both existing) one file under two names (a hard link)."""
+    try:
+        if os.path.realpath(path_a) == os.path.realpath(path_b):
+            return True
+        return os.path.exists(path_a) and os.path.exists(path_b) and \
+            os.path.samefile(path_a, path_b)
+    except (OSError, TypeError, ValueError):
+        return False
+
+
 def _check_boards(boards) -> List[MatchBoard]:
     out = list(boards)
     if not out:
@@ -928,7 +940,8 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
     :param timed: keep computers' time budgets (not reproducible under load).
     :returns: the :class:`MatchResult` of every board given.
     :raises MatchError: for a bad configuration or boards (a malformed scheduler address
-        among them, refused before anything is played), a Dask scheduler that cannot be
+        or a journal that is the PBN file among them, refused before anything is played),
+        a Dask scheduler that cannot be
         used (``tls://`` without TLS settings) or does not answer within
         :data:`DASK_CONNECT_TIMEOUT` seconds, or a player that fails.
     :raises JournalError: if the journal belongs to another match or is in use.
@@ -956,6 +969,10 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
             check_scheduler_address(scheduler)  # before the journal is opened
         except SchedulerError as exc:
             raise MatchError(str(exc)) from None
+    if journal is not None and pbn is not None and _same_file(journal, pbn):
+        # the PBN file written at the end would replace the journal
+        raise MatchError(f"the journal and the PBN file are the same file ({pbn}): give "
+                         f"them two names")
     if isinstance(boards, int) and not isinstance(boards, bool):
         board_list = seeded_boards(seed, boards)
     else:

@@ -552,6 +552,25 @@ def test_the_match_command(played, tmp_path):
     assert res.exit_code == 2 and "belongs to another match" in res.output
 
 
+def test_the_journal_and_the_pbn_file_must_be_two_files(tmp_path):
+    """`-o m.pbn --journal m.pbn`: the PBN file written at the end would replace the
+    journal (a rerun then refuses it: "not a ddsolver-ai match journal"); refused before
+    anything is played, also through another spelling of the same path or a link."""
+    pbn = tmp_path / "m.pbn"
+    with pytest.raises(MatchError, match="the journal and the PBN file are the same file"):
+        match(1, journal=pbn, pbn=pbn)
+    (tmp_path / "sub").mkdir()
+    link = tmp_path / "link.pbn"
+    link.symlink_to(pbn)
+    with pytest.raises(MatchError, match="the journal and the PBN file are the same file"):
+        match(1, journal=tmp_path / "sub" / ".." / "m.pbn", pbn=link)
+    assert not pbn.exists()
+    res = CliRunner().invoke(ai_main, ["match", "easy", "easy", "-n", "1", "-o", str(pbn),
+                                       "--journal", str(pbn)])
+    assert res.exit_code == 2 and "the same file" in res.output, res.output
+    assert not pbn.exists()
+
+
 def test_match_workers_are_capped_at_64(tmp_path):
     # each worker is a process: --workers 100000 would start that many (the other
     # commands cap their --threads at 64 too)
