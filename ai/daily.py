@@ -368,6 +368,15 @@ def default_leaderboard_path() -> str:
     return os.path.join(default_data_dir(), "leaderboard.sqlite3")
 
 
+def _encodable(text: str) -> bool:
+    """``text`` can be stored (UTF-8: no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_name(name) -> str:
     """A leaderboard name as stored: Unicode NFKC form (full-width and other compatibility
     letters become the plain ones, so that "Ｂｏｂ" is "Bob"), runs of white space (line
@@ -547,8 +556,8 @@ class Leaderboard:
             :meth:`DailyBoards.result_texts`).
         :raises DuplicateEntryError: the name already has an entry for that day (names
             compare without case).
-        :raises LeaderboardError: a bad name (1-40 printable characters), date, score or
-            results.
+        :raises LeaderboardError: a bad name (1-40 printable characters), date, score (an
+            integer of 64 bits) or results (four non-empty texts).
         :raises LeaderboardFileError: if the file cannot be written.
         """
         name = _check_name(name)
@@ -556,10 +565,13 @@ class Leaderboard:
             day = _iso(date)
         except (TypeError, ValueError) as exc:
             raise LeaderboardError(str(exc)) from None
-        if isinstance(score, bool) or not isinstance(score, int):
-            raise LeaderboardError(f"a score is an integer number of points, got {score!r}")
+        if isinstance(score, bool) or not isinstance(score, int) or \
+                not -2 ** 63 <= score < 2 ** 63:    # SQLite's INTEGER: 64 bits
+            raise LeaderboardError(f"a score is an integer number of points (64 bits), got "
+                                   f"{score!r}")
         results = tuple(results)
-        if len(results) != BOARDS or not all(isinstance(r, str) and r for r in results):
+        if len(results) != BOARDS or not all(isinstance(r, str) and r and _encodable(r)
+                                             for r in results):
             raise LeaderboardError(f"an entry has {BOARDS} results as text, got {results!r}")
         recorded = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         db = self._db

@@ -214,6 +214,14 @@ def test_entries_one_per_name_per_day(tmp_path):
             lb.record("Eve", "2024-03-01", 1.5, RESULTS)
         with pytest.raises(LeaderboardError):
             lb.record("Eve", "2024-03-01", 1, RESULTS[:3])
+        # what SQLite cannot store: a LeaderboardError too, not OverflowError or
+        # UnicodeEncodeError, and nothing written
+        for score in (2 ** 63, -2 ** 63 - 1, 10 ** 30):
+            with pytest.raises(LeaderboardError, match="a score is an integer"):
+                lb.record("Eve", "2024-03-01", score, RESULTS)
+        with pytest.raises(LeaderboardError, match="results as text"):
+            lb.record("Eve", "2024-03-01", 1, ["Pass 0\ud800"] * 4)
+        assert lb.entry("Eve", "2024-03-01") is None
     with Leaderboard(path) as lb:                     # reopened: everything kept
         assert len(lb) == 4
     db = sqlite3.connect(path)
