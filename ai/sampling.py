@@ -65,6 +65,7 @@ import bisect
 import itertools
 import math
 import random
+import re
 import sys
 import threading
 import time
@@ -1832,19 +1833,19 @@ def parse_range(text: str, what: str, top: int) -> Tuple[int, int]:
     :raises SamplingError: anything else, or an empty range.
     """
     t = text.strip().replace(" ", "")
-    try:
-        if t.endswith("+"):
-            lo, hi = int(t[:-1]), top
-        elif t.startswith("-"):
-            lo, hi = 0, int(t[1:])
-        elif "-" in t:
-            a, b = t.split("-", 1)
-            lo, hi = int(a), int(b)
-        else:
-            lo = hi = int(t)
-    except ValueError:
+    # ASCII digits only: int() would also take '+5' (read as exactly 5), '1_0', other
+    # scripts' digits
+    m = re.fullmatch(r"([0-9]+)\+|-([0-9]+)|([0-9]+)(?:-([0-9]+))?", t)
+    if m is None:
         raise SamplingError(f"{what}: {text!r} is not a range such as 9-10, 12+, -12 or "
-                            f"15") from None
+                            f"15")
+    at_least, at_most, first, last = m.groups()
+    if at_least is not None:
+        lo, hi = int(at_least), top
+    elif at_most is not None:
+        lo, hi = 0, int(at_most)
+    else:
+        lo, hi = int(first), int(first if last is None else last)
     if not 0 <= lo <= hi <= top:
         raise SamplingError(f"{what}: {text!r} is not a range within 0-{top}")
     return lo, hi

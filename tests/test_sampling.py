@@ -860,6 +860,23 @@ def test_simulate_command():
         assert msg.lower() in r.output.lower(), (args, r.output)
 
 
+@pytest.mark.parametrize("text", ["+5", "5_0", "\u0665", "1_2-15", "-+5", "9-+10"])
+def test_a_range_is_digits_in_one_of_the_four_forms(text):
+    """'+5' was read as exactly 5 (int() takes a sign, '_' and other scripts' digits): a
+    user meaning "5 or more" got exactly 5 without a word."""
+    from ai.sampling import parse_range
+
+    with pytest.raises(SamplingError, match="is not a range such as"):
+        parse_range(text, "--north spades", 13)
+
+
+def test_the_four_forms_of_a_range():
+    from ai.sampling import parse_range
+
+    assert [parse_range(t, "HCP", 37) for t in ("9-10", "12+", "-12", "15", " 9 - 10 ")] == [
+        (9, 10), (12, 37), (0, 12), (15, 15), (9, 10)]
+
+
 def test_simulate_one_deal_has_no_standard_error():
     """One deal gives no standard error: NaN in the Simulation, null in the JSON (NaN is
     not JSON), and a sentence in the text instead of a number."""
