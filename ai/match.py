@@ -63,6 +63,7 @@ import click
 from ai.game import BoardResult, play_board
 from ai.players import SCORINGS
 from ddsolver._dask import check_scheduler_address, connect_scheduler
+from ddsolver._io import same_file
 from ddsolver.cli import check_path
 from ddsolver.deal import Deal, random_deals
 from ddsolver.errors import BridgeError, PBNError, SchedulerError
@@ -810,18 +811,6 @@ class _Journal:
 # Running a match
 # ---------------------------------------------------------------------------------------
 
-def _same_file(path_a, path_b) -> bool:
-    """The two paths name one file: the same path once links and ``..`` are resolved, or
-    (both existing) one file under two names (a hard link)."""
-    try:
-        if os.path.realpath(path_a) == os.path.realpath(path_b):
-            return True
-        return os.path.exists(path_a) and os.path.exists(path_b) and \
-            os.path.samefile(path_a, path_b)
-    except (OSError, TypeError, ValueError):
-        return False
-
-
 def _check_boards(boards) -> List[MatchBoard]:
     out = list(boards)
     if not out:
@@ -969,7 +958,7 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
             check_scheduler_address(scheduler)  # before the journal is opened
         except SchedulerError as exc:
             raise MatchError(str(exc)) from None
-    if journal is not None and pbn is not None and _same_file(journal, pbn):
+    if journal is not None and pbn is not None and same_file(journal, pbn):
         # the PBN file written at the end would replace the journal
         raise MatchError(f"the journal and the PBN file are the same file ({pbn}): give "
                          f"them two names")

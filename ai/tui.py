@@ -48,11 +48,13 @@ from ai.daily import (
     _same_name,
     check_leaderboard,
     default_data_dir,
+    default_leaderboard_path,
     load_game,
     local_today,
 )
 from ai.game import BoardResult, TableEvent
 from ai.players import Claim, SeatView
+from ddsolver._io import same_file
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
 from ddsolver.cli import StatusCommand, check_path
@@ -863,8 +865,20 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     screen = Screen(ascii=True if ascii_ else None)
     named = save is not None
     if save is None:
-        # the default file's folder, only, is created when missing
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
+    # one file for two jobs: the saved game would take the leaderboard's place (the day
+    # played, then not recorded), the PBN file everybody's entries or the saved game
+    files = [(save, "--save"), (pbn, "--pbn")]
+    if daily:
+        files.append((leaderboard or default_leaderboard_path(), "--leaderboard"))
+    for i, (path, option) in enumerate(files):
+        for other, other_option in files[i + 1:]:
+            if path is not None and other is not None and same_file(path, other):
+                raise click.BadParameter(f"{other_option} and {option} are the same file "
+                                         f"({other}); give them two names",
+                                         param_hint=f"'{other_option}'")
+    if not named:
+        # the default file's folder, only, is created when missing
         try:
             os.makedirs(os.path.dirname(save), exist_ok=True)
         except OSError as exc:

@@ -32,7 +32,7 @@ from .errors import InputTooLargeError
 __all__ = ["MAX_INPUT_BYTES", "READ_CHUNK_BYTES", "atomic_write", "atomic_write_bytes",
            "check_cap", "check_max_bytes", "decode_text", "input_file_problem",
            "output_file_problem", "output_folder_problem", "read_capped", "read_file_capped",
-           "read_source", "read_text", "too_large"]
+           "read_source", "read_text", "same_file", "too_large"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -309,6 +309,19 @@ def input_file_problem(path: PathLike) -> Optional[str]:
 
 #: The separators a path may end in: ``/`` (and ``\\`` on Windows).
 _SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
+
+
+def same_file(path_a: PathLike, path_b: PathLike) -> bool:
+    """The two paths name one file: the same path once symbolic links and ``..`` are
+    resolved, or (both existing) one file under two names (a hard link).  Raises
+    nothing (a path that cannot be resolved is another file)."""
+    try:
+        if os.path.realpath(path_a) == os.path.realpath(path_b):
+            return True
+        return (os.path.exists(path_a) and os.path.exists(path_b)
+                and os.path.samefile(path_a, path_b))
+    except (OSError, TypeError, ValueError):
+        return False
 
 
 def output_file_problem(path: PathLike) -> Optional[str]:

@@ -394,6 +394,38 @@ def test_the_command_reports_bad_files_without_a_traceback(tmp_path):
     assert "not JSON" in run.stdout
 
 
+def test_one_file_for_two_of_save_leaderboard_and_pbn_is_refused(tmp_path):
+    """`--save x --leaderboard x` played the four boards and then could not record them
+    (the saved game had taken the leaderboard's place); `--pbn lb.sqlite3` with the same
+    leaderboard wrote the boards over everybody's entries.  Refused before the game."""
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    (tmp_path / "data" / "ddsolver").mkdir(parents=True)     # the default files' folder
+    lb = tmp_path / "lb.sqlite3"
+    with Leaderboard(lb) as board:
+        board.record("Ann", "2024-03-01", 10, ["Pass 0"] * 4)
+    kept = lb.read_bytes()
+    x = tmp_path / "x"
+    for args in (["--daily", "--save", str(x), "--leaderboard", str(x)],
+                 ["--daily", "--pbn", str(lb), "--leaderboard", str(lb)],
+                 ["--save", str(x), "--pbn", str(tmp_path / "." / "x")],
+                 ["--daily", "--pbn", str(tmp_path / "data" / "ddsolver" / "daily.json")]):
+        run = CliRunner().invoke(main, ["--name", "Bob", "--threads", "1", *args], input="",
+                                 env=env)
+        assert run.exit_code == 2, (args, run.output)
+        assert "are the same file" in run.output, run.output
+        assert "Your call" not in run.output and not x.exists()
+    assert lb.read_bytes() == kept
+    # the default leaderboard too
+    run = CliRunner().invoke(main, ["--daily", "--name", "Bob", "--pbn",
+                                    str(tmp_path / "data" / "ddsolver" / "leaderboard.sqlite3")],
+                             input="", env=env)
+    assert run.exit_code == 2 and "are the same file" in run.output, run.output
+
+
 def test_a_name_is_stored_in_its_plain_unicode_form(tmp_path):
     from ai.daily import LeaderboardError, _check_name
     assert _check_name("\uff22\uff4f\uff42") == "Bob"        # full-width letters
