@@ -792,6 +792,31 @@ def test_the_table_manager_command_refuses_files_it_cannot_write(tmp_path):
     assert r.exit_code == 2 and "'--pbn'" in r.output, (r.output, r.exception)
 
 
+def test_the_table_manager_command_refuses_one_file_for_two_jobs(tmp_path):
+    """--log appended the protocol's lines to the --pbn hand record it names; -o wrote the
+    session over the --pbn deals (the boards not yet played lost if it stops) or over the
+    log (-o x --log x: the log gone).  Refused before the table manager listens."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+
+    deals = tmp_path / "deals.pbn"
+    deals.write_text('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                     '[Deal "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 '
+                     'K82.Q93.KJ5.Q854"]\n')
+    kept = deals.read_bytes()
+    out = str(tmp_path / "s.pbn")
+    base = ["bluechip", "tm", "--port", "0", "--seat-timeout", "1"]
+    seeded = ["--boards", "1", "--seed", "1"]
+    for args in (["--pbn", str(deals), "-o", out, "--log", str(deals)],
+                 ["--pbn", str(deals), "-o", str(tmp_path / "." / "deals.pbn")],
+                 seeded + ["-o", out, "--log", out]):
+        r = CliRunner().invoke(main, base + args)
+        assert r.exit_code == 2 and "are the same file" in r.output, (args, r.output)
+        assert "listening" not in r.output
+    assert deals.read_bytes() == kept and not os.path.exists(out)
+
+
 def test_the_table_manager_command_refuses_empty_looping_or_dangling_paths(tmp_path):
     """-o '' and --log '' were accepted (the session then served and written nowhere),
     --pbn naming a loop of symbolic links said "does not exist", and a -o link into a
