@@ -55,6 +55,7 @@ import json
 import math
 import os
 import time
+from collections import abc
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -71,7 +72,7 @@ from ddsolver.scoring import imps, ns_score, result_str
 from ddsolver.table import Seat, Vulnerability, board_dealer, board_vulnerability
 
 __all__ = [
-    "BoardOutcome", "JournalError", "MatchBoard", "MatchError", "MatchResult",
+    "MAX_BOARDS", "BoardOutcome", "JournalError", "MatchBoard", "MatchError", "MatchResult",
     "PlayerConfig", "TableResult", "TableTask", "boards_from_pbn", "load_player_class",
     "match_command", "match_games", "play_table", "read_journal", "result_from_game",
     "run_match", "seeded_boards",
@@ -92,6 +93,10 @@ SAMPLER_TIME_OPTIONS = ("max_seconds", "bid_seconds", "play_seconds")
 JOURNAL_KIND = "ddsolver-ai match"
 JOURNAL_VERSION = 1
 _HEADER_START = b'{"journal":'
+
+#: The most boards of a seeded match (``-n``): every board is dealt before the first is
+#: played, so a count without end would take memory without end and play nothing.
+MAX_BOARDS = 100_000
 
 #: The time budget of a computer in a reproducible match, in seconds: a year, never reached.
 UNTIMED_SECONDS = 365 * 24 * 3600.0
@@ -347,13 +352,17 @@ def seeded_boards(seed: int, count: int) -> List[MatchBoard]:
     the standard dealer and vulnerability of each board number.  The first ``k`` boards are
     the same whatever ``count`` is, so a match can be extended.
 
-    :raises MatchError: if ``seed`` or ``count`` is not an integer, or ``count`` < 1.
+    :raises MatchError: if ``seed`` or ``count`` is not an integer, or ``count`` is not
+        1 to :data:`MAX_BOARDS`.
     """
     for name, value in (("seed", seed), ("count", count)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise MatchError(f"{name} must be an integer, got {value!r}")
     if count < 1:
         raise MatchError(f"a match needs at least one board, got {count}")
+    if count > MAX_BOARDS:
+        raise MatchError(f"a match has at most {MAX_BOARDS:,} boards (MAX_BOARDS), got "
+                         f"{count:,}")
     return [MatchBoard.standard(i, d) for i, d in enumerate(random_deals(seed, count), 1)]
 
 
@@ -968,6 +977,9 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
         if isinstance(boards, (str, bytes)):
             raise MatchError("boards are a number or MatchBoard objects; read a PBN file "
                              "with boards_from_pbn")
+        if not isinstance(boards, abc.Iterable):
+            raise MatchError(f"boards are a number of boards or MatchBoard objects, got "
+                             f"{boards!r}")
         board_list = _check_boards(boards)
     by_number = {bd.number: bd for bd in board_list}
 
@@ -1203,8 +1215,9 @@ class _CLIError(click.ClickException):
 @click.command("match")
 @click.argument("player_a", metavar="A")
 @click.argument("player_b", metavar="B")
-@click.option("-n", "--boards", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Boards to play (default 32; with --deals, every board of the file).")
+@click.option("-n", "--boards", type=click.IntRange(1, MAX_BOARDS), default=None, metavar="N",
+              help="Boards to play, at most 100,000 (default 32; with --deals, every board "
+                   "of the file).")
 @click.option("--deals", "deals_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Play the boards of this PBN file instead of seeded "
                                    "deals.")

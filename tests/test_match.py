@@ -571,6 +571,26 @@ def test_the_journal_and_the_pbn_file_must_be_two_files(tmp_path):
     assert not pbn.exists()
 
 
+def test_a_match_of_more_boards_than_the_cap_is_refused_at_once(tmp_path):
+    """-n 100000000000 dealt every board before the first was played: memory without end
+    and no table played.  Refused at once (MAX_BOARDS), as a board count that is not an
+    integer is (1.0 was a raw TypeError)."""
+    from ai.match import MAX_BOARDS
+
+    started = time.perf_counter()
+    with pytest.raises(MatchError, match="at most 100,000 boards"):
+        seeded_boards(1, MAX_BOARDS + 1)
+    with pytest.raises(MatchError, match="at most 100,000 boards"):
+        run_match("easy", "easy", 10 ** 11, journal=tmp_path / "j")
+    with pytest.raises(MatchError, match="a number of boards or MatchBoard"):
+        run_match("easy", "easy", 1.0)
+    assert len(seeded_boards(1, 3)) == 3 and time.perf_counter() - started < 5
+    res = CliRunner().invoke(ai_main, ["match", "easy", "easy", "-n", "100000000000", "-o",
+                                       str(tmp_path / "m.pbn")])
+    assert res.exit_code == 2 and "1<=x<=100000" in res.output, res.output
+    assert not os.path.exists(tmp_path / "j") and not os.path.exists(tmp_path / "m.pbn")
+
+
 def test_match_workers_are_capped_at_64(tmp_path):
     # each worker is a process: --workers 100000 would start that many (the other
     # commands cap their --threads at 64 too)
