@@ -200,8 +200,9 @@ class PlayerConfig:
         :param player: a strength or an import path (see :attr:`player`), or a
             :class:`PlayerConfig` (then ``options`` are added to its own).
         :param options: keyword options (JSON values).
-        :raises MatchError: for an unknown strength, a class that cannot be loaded, an
-            option that is not a JSON value, or options a computer player refuses.
+        :raises MatchError: for an unknown strength, a class that cannot be loaded, options
+            that are not a mapping, an option that is not a JSON value, or options a
+            computer player refuses.
         """
         merged: Dict[str, Any] = {}
         if isinstance(player, PlayerConfig):
@@ -211,6 +212,9 @@ class PlayerConfig:
             raise MatchError(f"a player is 'easy', 'medium', 'hard' or "
                              f"'package.module:Class', got {player!r}")
         player = player.strip()
+        if options is not None and not isinstance(options, abc.Mapping):
+            raise MatchError(f"a player's options are a mapping of names to values, got "
+                             f"{options!r}")
         for key, value in dict(options or {}).items():
             if not isinstance(key, str) or not key.isidentifier():
                 raise MatchError(f"option names are identifiers, got {key!r}")
@@ -379,12 +383,16 @@ def boards_from_pbn(source, count: Optional[int] = None) -> List[MatchBoard]:
     no line break is refused: it names no file and holds no board (it was read as empty
     text, and "the file holds no board" pointed at a file that was never named).
 
-    :raises MatchError: for an empty ``source`` string, a game without a complete deal, two
-        different deals under one board number, or no board at all.
+    :raises MatchError: for an empty ``source`` string, a ``count`` that is not ``None`` or
+        an integer >= 1, a game without a complete deal, two different deals under one
+        board number, or no board at all.
     :raises PBNError: for a malformed file; :raises OSError: if it cannot be read.
     """
     from ddsolver.pbn import read_pbn
 
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int)
+                              or count < 1):
+        raise MatchError(f"the count of boards is None or an integer >= 1, got {count!r}")
     if isinstance(source, str) and not source.strip() and "\n" not in source:
         raise MatchError("boards_from_pbn needs a PBN file's path or PBN text, not an empty "
                          "string")

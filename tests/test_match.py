@@ -591,6 +591,23 @@ def test_a_match_of_more_boards_than_the_cap_is_refused_at_once(tmp_path):
     assert not os.path.exists(tmp_path / "j") and not os.path.exists(tmp_path / "m.pbn")
 
 
+def test_bad_counts_and_options_are_match_errors(tmp_path):
+    """boards_from_pbn(path, 0) gave one board ("at most 0"), a count of text and options
+    that are not a mapping were raw TypeErrors: MatchErrors, as documented."""
+    deals = tmp_path / "d.pbn"
+    deals.write_text("\n\n".join(f'[Board "{i}"]\n[Deal "{d.to_pbn()}"]'
+                                 for i, d in enumerate(random_deals(1, 3), 1)))
+    assert len(boards_from_pbn(deals, 2)) == 2 and len(boards_from_pbn(deals)) == 3
+    for count in (0, -1, "2", 1.5, True):
+        with pytest.raises(MatchError, match="count"):
+            boards_from_pbn(deals, count)
+    for options in ([1], "samples=2", 5):
+        with pytest.raises(MatchError, match="options"):
+            PlayerConfig.parse("easy", options)
+        with pytest.raises(MatchError, match="options"):
+            run_match("easy", "easy", 1, options_b=options)
+
+
 def test_match_workers_are_capped_at_64(tmp_path):
     # each worker is a process: --workers 100000 would start that many (the other
     # commands cap their --threads at 64 too)
