@@ -1834,8 +1834,9 @@ def parse_range(text: str, what: str, top: int) -> Tuple[int, int]:
     """
     t = text.strip().replace(" ", "")
     # ASCII digits only: int() would also take '+5' (read as exactly 5), '1_0', other
-    # scripts' digits
-    m = re.fullmatch(r"([0-9]+)\+|-([0-9]+)|([0-9]+)(?:-([0-9]+))?", t)
+    # scripts' digits; few enough for int() (5,000 digits are beyond its limit)
+    n = "([0-9]{1,9})"
+    m = re.fullmatch(rf"{n}\+|-{n}|{n}(?:-{n})?", t)
     if m is None:
         raise SamplingError(f"{what}: {text!r} is not a range such as 9-10, 12+, -12 or "
                             f"15")

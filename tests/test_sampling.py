@@ -860,7 +860,8 @@ def test_simulate_command():
         assert msg.lower() in r.output.lower(), (args, r.output)
 
 
-@pytest.mark.parametrize("text", ["+5", "5_0", "\u0665", "1_2-15", "-+5", "9-+10"])
+@pytest.mark.parametrize("text", ["+5", "5_0", "\u0665", "1_2-15", "-+5", "9-+10",
+                                  "1" * 5000])
 def test_a_range_is_digits_in_one_of_the_four_forms(text):
     """'+5' was read as exactly 5 (int() takes a sign, '_' and other scripts' digits): a
     user meaning "5 or more" got exactly 5 without a word."""
