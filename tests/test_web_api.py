@@ -418,6 +418,26 @@ def test_the_web_command_warns_of_an_unusable_leaderboard_at_start(tmp_path, mon
     assert r.exit_code == 0 and "Warning" not in r.output, r.output
 
 
+def test_the_web_command_names_an_address_a_browser_can_open(tmp_path, monkeypatch):
+    """--port 0 (any free port) announced http://127.0.0.1:0/, and an IPv6 host lacked its
+    brackets (http://::1:9000/): neither opens in a browser."""
+    from click.testing import CliRunner
+
+    import ai.web.app
+    from ai.cli import main
+
+    monkeypatch.setattr(ai.web.app, "serve", lambda *a, **kw: None)
+    base = ["web", "--data-dir", str(tmp_path / "d"), "--leaderboard",
+            str(tmp_path / "lb.sqlite3")]
+    r = CliRunner().invoke(main, base + ["--port", "0"])
+    assert r.exit_code == 0 and ":0/" not in r.output, r.output
+    assert "a free port of 127.0.0.1" in r.output
+    r = CliRunner().invoke(main, base + ["--host", "::1", "--port", "9000"])
+    assert "Serving the page on http://[::1]:9000/ " in r.output, r.output
+    r = CliRunner().invoke(main, base + ["--port", "9000"])
+    assert "Serving the page on http://127.0.0.1:9000/ " in r.output, r.output
+
+
 def test_two_daily_matches_under_one_name_the_second_says_why_it_is_not_recorded(tmp_path):
     with _client(tmp_path) as c:
         first = c.post("/web/api/matches", json={"mode": "daily", "name": "Bob"}).json()

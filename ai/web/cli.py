@@ -73,6 +73,12 @@ def web_command(host, port, data_dir, leaderboard, ttl, threads, fast, deal_seed
         click.echo(f"Warning: the leaderboard cannot be used ({exc}): the boards of the day "
                    f"will be refused until it is fixed or another --leaderboard is given",
                    err=True)
-    click.echo(f"Serving the page on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    if port == 0:
+        # the system chooses the port: the server's "Uvicorn running on" line names it
+        click.echo(f"Serving the page on a free port of {host} (the line \"Uvicorn running "
+                   f"on ...\" below names it; Ctrl-C stops)", err=True)
+    else:
+        shown = f"[{host}]" if ":" in host else host       # an IPv6 address in a URL
+        click.echo(f"Serving the page on http://{shown}:{port}/ (Ctrl-C stops)", err=True)
     serve(host, port, log_level=log_level, data_dir=data_dir, leaderboard=leaderboard,
           ttl=ttl, computer_settings=settings, deal_seed=deal_seed)
