@@ -54,7 +54,7 @@ from ai.daily import (
 )
 from ai.game import BoardResult, TableEvent
 from ai.players import Claim, SeatView
-from ddsolver._io import same_file
+from ddsolver._io import atomic_write_bytes, same_file
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
 from ddsolver.cli import StatusCommand, check_path
@@ -657,9 +657,15 @@ class TerminalGame:
         lines = self.final_lines()
         g = self.game
         if self.pbn:
+            text = g.to_pbn()
             try:
-                with open(self.pbn, "w", encoding="latin-1", newline="") as fh:
-                    fh.write(g.to_pbn())
+                # as ddsolver.write_pbn: Latin-1 (PBN's character set) when every
+                # character fits, else UTF-8; atomically (the old file intact on failure)
+                try:
+                    data = text.encode("latin-1")
+                except UnicodeEncodeError:
+                    data = text.encode("utf-8")
+                atomic_write_bytes(self.pbn, data)
                 lines.append(f"The boards are in {self.pbn} (PBN).")
             except OSError as exc:
                 lines.append(f"Could not write {self.pbn}: {exc}")

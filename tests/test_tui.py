@@ -135,6 +135,36 @@ def test_a_broken_pipe_mid_game_saves_it_and_propagates(tmp_path):
     assert saved["current"]["progress"]["calls"][:2] == ["1NT", "Pass"]
 
 
+def test_the_pbn_file_is_written_atomically_and_never_refused_for_its_characters(
+        tmp_path, monkeypatch):
+    """--pbn was opened with "w" (truncated at once) and written in Latin-1 only: a write
+    that failed left half a file or none (the old one gone), and a character beyond
+    Latin-1 stopped the game with a UnicodeEncodeError.  Now as write_pbn: atomic, Latin-1
+    when every character fits, else UTF-8."""
+    import ddsolver._io
+
+    pbn = tmp_path / "boards.pbn"
+    pbn.write_bytes(b"the old file\n")
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    d = Driver([])
+    tg = TerminalGame(game, d.screen(), seed=1, computer_settings=FAST, pbn=str(pbn))
+    monkeypatch.setattr(game, "to_pbn", lambda: "% PBN 2.1\r\n{Caf\u00e9 \u20ac}\r\n")
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ddsolver._io.os, "fsync", full)
+    tg.finish()
+    assert f"Could not write {pbn}" in d.shown() and "No space left" in d.shown()
+    assert pbn.read_bytes() == b"the old file\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    monkeypatch.undo()
+    monkeypatch.setattr(game, "to_pbn", lambda: "% PBN 2.1\r\n{Caf\u00e9 \u20ac}\r\n")
+    tg.finish()
+    assert f"The boards are in {pbn} (PBN)." in d.shown()
+    assert pbn.read_bytes() == "% PBN 2.1\r\n{Caf\u00e9 \u20ac}\r\n".encode("utf-8")
+
+
 def test_bad_cards_and_claims_then_resume(tmp_path):
     path = tmp_path / "m.json"
     game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=path)
