@@ -19,6 +19,7 @@ gets a message and a new prompt.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
@@ -91,6 +92,18 @@ class QuitGame(Exception):
 # Rendering
 # --------------------------------------------------------------------------------------
 
+class _Console(Console):
+    """rich's Console, but a broken pipe (the screen's reader gone: ``ddsolver-play |
+    head``) is a :exc:`BrokenPipeError` for the game to save and the command to give
+    status 141 (:class:`ddsolver.cli.StatusCommand`), not rich's own ``SystemExit(1)``
+    ("the game cannot be saved")."""
+
+    def on_broken_pipe(self) -> None:
+        """:raises BrokenPipeError: always; nothing more is written to the screen."""
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
 class Screen:
     """Writes whole screens to a :class:`rich.console.Console` and reads answers.
 
@@ -102,7 +115,7 @@ class Screen:
 
     def __init__(self, console: Optional[Console] = None,
                  reader: Optional[Callable[[str], str]] = None, ascii: Optional[bool] = None):
-        self.console = console or Console(highlight=False)
+        self.console = console or _Console(highlight=False)
         self.reader = reader
         if ascii is None:
             try:

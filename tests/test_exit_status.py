@@ -61,6 +61,8 @@ def _run_with_a_closed(stream: str, argv, cwd):
     ["-m", "ai", "bid", DEAL],
     ["-m", "ai.bidding", DEAL],
     ["-m", "ai.tui", "--help"],
+    # the game's screen (rich's Console, which exits with 1 on a broken pipe by default)
+    ["-m", "ai.tui", "--new", "--seed", "3", "--threads", "1", "--save", "game.json"],
 ], ids=lambda argv: " ".join(a[:12] for a in argv[1:4]))
 def test_a_closed_standard_output_is_status_141_silently(argv, tmp_path):
     """`ddsolver analyse big.pbn | head -1`: 141 (128 + SIGPIPE), not 1 (which
@@ -68,6 +70,18 @@ def test_a_closed_standard_output_is_status_141_silently(argv, tmp_path):
     nothing on standard error: no traceback, no "Exception ignored"."""
     status, err = _run_with_a_closed("stdout", argv, tmp_path)
     assert (status, err) == (141, "")
+
+
+def test_the_game_is_saved_when_the_screens_reader_has_gone(tmp_path):
+    """`ddsolver-play | head -1`: rich's Console turned the broken pipe into status 1
+    ("the game cannot be saved") on its own; the game is saved and the status is 141."""
+    status, err = _run_with_a_closed("stdout", ["-m", "ai.tui", "--new", "--seed", "3",
+                                                "--threads", "1", "--save", "game.json"],
+                                     tmp_path)
+    assert (status, err) == (141, "")
+    from ai.chicago import ChicagoMatch
+
+    assert ChicagoMatch.load(tmp_path / "game.json").seed == 3
 
 
 def test_a_reader_gone_in_the_middle_of_a_large_output_is_status_141(tmp_path):
