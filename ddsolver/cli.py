@@ -105,9 +105,9 @@ def _is_broken_pipe(exc: BaseException) -> bool:
         return True
 
 
-#: ``errno`` values of a write that failed for want of room or of a working device (a full
-#: disk or quota, ``> /dev/full``, an I/O error)
-_WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO")
+#: ``errno`` values of a write that failed for want of room (a full disk or quota, a file
+#: too large, ``> /dev/full``); not EIO, which a read from a hung-up terminal gives too
+_WRITE_FAILURES = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG")
                             if hasattr(errno, name))
 
 
