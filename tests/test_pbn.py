@@ -1338,3 +1338,8 @@ def test_digits_that_int_does_not_read_are_ignored_or_refused(digits):
     assert parse_pbn(text)[0].board is None
     with pytest.raises(PBNError, match="bad OptimumResultTable line"):
         parse_optimum_result_table([f"N NT {digits}"])
+    # an OptimumScore or ParContract of them cannot be read (None: 'unreadable' under
+    # analyse --check); 5,000 digits were a raw ValueError
+    from ddsolver.pbn.dd_tags import optimum_score_ns, par_contract_set
+    assert optimum_score_ns(f"NS {digits}") is None
+    assert par_contract_set(f"NS 3N+{digits}") is None

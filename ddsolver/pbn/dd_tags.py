@@ -216,9 +216,10 @@ def write_par_tags(game: PBNGame, result: Any) -> None:
     game.set_tag("ParContract", contracts)
 
 
-_SCORE_RE = re.compile(r"\s*(NS|EW)\s+([+-]?\d+)\s*\Z", re.IGNORECASE)
+# ASCII digits, few enough for int() (a number of 5,000 digits is beyond its limit)
+_SCORE_RE = re.compile(r"\s*(NS|EW)\s+([+-]?[0-9]{1,9})\s*\Z", re.IGNORECASE)
 _PAR_PART_RE = re.compile(r"\s*(NS|EW|N|E|S|W)\s+([1-7])\s*(NT|N|C|D|H|S)\s*(XX|X|\*)?\s*"
-                          r"(=|[+-]\d+)?\s*\Z", re.IGNORECASE)
+                          r"(=|[+-][0-9]{1,2})?\s*\Z", re.IGNORECASE)
 
 
 def optimum_score_ns(text: str) -> int | None:
