@@ -191,15 +191,24 @@ class Position:
         for seat in Seat:
             if sizes[seat] > 13:
                 raise InvalidPositionError(f"{_title(seat)} holds {sizes[seat]} cards: at most 13")
-        n = sizes[leader] + (1 if trick else 0)
-        for k in range(4):
-            seat = leader.next(k)
-            expected = n - 1 if k < len(trick) else n
-            if sizes[seat] != expected:
+        # a seat that has played to the current trick holds one card fewer than the others
+        played = [k < len(trick) for k in range(4)]             # by position from the leader
+        totals = [sizes[leader.next(k)] + played[k] for k in range(4)]
+        n = max(set(totals), key=lambda t: (totals.count(t), t == totals[0]))
+        if totals.count(n) < 4:
+            if totals.count(n) == 3:        # the one seat that does not fit the other three
+                k = next(k for k in range(4) if totals[k] != n)
+                seat = leader.next(k)
                 raise InvalidPositionError(
                     f"{_title(seat)} holds {sizes[seat]} card{'s' * (sizes[seat] != 1)}; "
-                    f"expected {expected} with "
+                    f"expected {n - played[k]} with "
                     f"{len(trick)} card(s) in the current trick led by {_title(leader)}")
+            counts = ", ".join(f"{_title(s)} {sizes[s]}" for s in Seat)
+            raise InvalidPositionError(
+                f"the hands do not fit together: {counts.replace(' ', ' holds ', 1)} "
+                f"(cards held; with {len(trick)} card(s) in the current trick led by "
+                f"{_title(leader)}, each seat that has played to it holds one card fewer "
+                f"than the others)")
         if n > 13:
             raise InvalidPositionError(f"hands of {n} cards: at most 13")
         # revoke check on the cards already in the trick

@@ -424,6 +424,23 @@ class TestPositionErrors:
             Position.from_remaining("N:A... Q... J... T...", Strain.NOTRUMP, Seat.NORTH,
                                     ["S2", "S3"])
 
+    def test_the_hand_of_the_wrong_size_is_the_one_named(self):
+        """The message named a seat by the leader's count: with West's lead in the trick
+        and West still holding as many cards as the others, North was said to hold one
+        card too few.  The seat named is the one that does not fit the other three."""
+        cases = [("N:A... K... Q... J...", Seat.WEST, ["S2"], "West holds 1 card; expected 0"),
+                 ("N:A2... K... Q... J...", Seat.NORTH, [], "North holds 2 cards; expected 1"),
+                 ("N:... K... Q... ...", Seat.NORTH, ["S2"], "West holds 0 cards; expected 1"),
+                 ("N:A... K... Q... J...", Seat.NORTH, ["S2"],
+                  "North holds 1 card; expected 0")]
+        for hands, leader, trick, said in cases:
+            with pytest.raises(InvalidPositionError, match=said):
+                Position.from_remaining(hands, Strain.SPADES, leader, trick)
+        # two against two: no seat can be singled out, every count is given
+        with pytest.raises(InvalidPositionError,
+                           match="North holds 2, East 2, South 1, West 1"):
+            Position.from_remaining("N:A2... K3... Q... J...", Strain.SPADES, Seat.NORTH)
+
     def test_fourteen_cards(self):
         # a 14-card hand (the other hands cannot match it without duplicates)
         big = sum(1 << (16 * 3 + r) for r in range(2, 15)) | (1 << (16 * 2 + 14))
