@@ -1229,7 +1229,7 @@ class _CLIError(click.ClickException):
 @click.option("--deals", "deals_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Play the boards of this PBN file instead of seeded "
                                    "deals.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Match seed: the deals (ddsolver.random_deals(seed, N)) and, with the "
                    "board and table, every player's seed.")
 @click.option("-a", "options_a", multiple=True, metavar="KEY=VALUE",

@@ -1958,7 +1958,7 @@ def _seat_options(f):
 @_seat_options
 @click.option("-n", "--deals", "n", type=click.IntRange(1, MAX_SAMPLES), default=200,
               show_default=True, help=f"Deals to draw and solve (at most {MAX_SAMPLES:,}).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the deals (default: a random one, printed).")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
               help="Solver threads, 1 to 64 (default: every core).")

@@ -829,8 +829,8 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               help="The computers' strength in a Chicago match (easy shows suggestions).")
 @click.option("--name", help="Your name on the leaderboard, 1 to 40 printable characters "
                              "(asked when missing).")
-@click.option("--seed", type=int, help="Seed for the deals and the computers "
-                                       "(a reproducible match).")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Seed for the deals and the computers (a reproducible match).")
 @click.option("--save", "save", type=click.Path(dir_okay=False),
               help="The saved-game file (default: in the user's data directory).")
 @click.option("--leaderboard", type=click.Path(dir_okay=False),

@@ -242,3 +242,31 @@ def test_match_paths_empty_looping_or_unreadable_get_the_reason(tmp_path, monkey
     r = run(main, ["match", "easy", "easy", "-n", "1", "-q", "--deals", "deals.pbn"])
     assert r.exit_code == 2, r.output
     assert "deals.pbn: Permission denied" in r.output, r.output
+
+
+@pytest.mark.parametrize("command", [
+    ["match", "easy", "easy", "-n", "1"],
+    ["simulate", "-c", "3NT", "-d", "N", "-n", "1"],
+    ["bluechip", "client", "--seat", "N"],
+    ["bluechip", "tm", "--boards", "1"],
+])
+def test_a_negative_seed_is_refused(command):
+    """Python's random.Random(-1) deals what random.Random(1) deals (the sign is dropped),
+    so '--seed -1' printed 'seed -1' and dealt the boards of seed 1.  Refused at once
+    (status 2), naming the option; 0 is a seed like any other."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+    run = CliRunner().invoke(main, [*command, "--seed", "-1"])
+    assert run.exit_code == 2, run.output
+    assert "--seed" in run.output and "-1" in run.output, run.output
+
+
+def test_a_negative_seed_is_refused_by_the_terminal_game(tmp_path):
+    from click.testing import CliRunner
+
+    from ai.tui import main
+    run = CliRunner().invoke(main, ["--seed", "-1", "--save", str(tmp_path / "m.json")],
+                             input="quit\n")
+    assert run.exit_code == 2 and "--seed" in run.output, run.output
+    assert not (tmp_path / "m.json").exists()

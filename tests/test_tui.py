@@ -443,8 +443,8 @@ def test_one_file_for_two_of_save_leaderboard_and_pbn_is_refused(tmp_path):
                  ["--daily", "--pbn", str(lb), "--leaderboard", str(lb)],
                  ["--save", str(x), "--pbn", str(tmp_path / "." / "x")],
                  ["--daily", "--pbn", str(tmp_path / "data" / "ddsolver" / "daily.json")]):
-        run = CliRunner().invoke(main, ["--name", "Bob", "--threads", "1", *args], input="",
-                                 env=env)
+        name = ["--name", "Bob"] if "--daily" in args else []    # --name goes with --daily
+        run = CliRunner().invoke(main, [*name, "--threads", "1", *args], input="", env=env)
         assert run.exit_code == 2, (args, run.output)
         assert "are the same file" in run.output, run.output
         assert "Your call" not in run.output and not x.exists()

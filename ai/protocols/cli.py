@@ -98,7 +98,8 @@ def _logging(verbose: bool) -> None:
 @click.option("--team", default="ddsolver", show_default=True, help="The team name.")
 @click.option("--level", type=click.Choice(["easy", "medium", "hard"]), default="medium",
               show_default=True)
-@click.option("--seed", type=int, default=None, help="For repeatable decisions.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="For repeatable decisions.")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
               help="Solver threads (default: the level's).")
 @click.option("--scoring", type=click.Choice(["IMP", "MP"]), default="IMP",
@@ -145,7 +146,8 @@ def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeou
 @click.option("--port", type=click.IntRange(0, 65535), default=2000, show_default=True)
 @click.option("--boards", "count", type=click.IntRange(1, 10000), default=None,
               help="Deal this many boards from --seed.")
-@click.option("--seed", type=int, default=None, help="The seed of the deals.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="The seed of the deals.")
 @click.option("--first", type=click.IntRange(1, 100000), default=1, show_default=True,
               help="The number of the first board dealt from --seed.")
 @click.option("--pbn", "pbn_in", type=click.Path(dir_okay=False), default=None,
