@@ -10,7 +10,8 @@ meaning below is what BBO writes).  The items read:
         of South, West, North and East separated by commas, each ``S..H..D..C..``; the last
         hand may be left empty and is then the cards the other three do not hold
 ``sv``  vulnerability: ``o`` (none), ``n`` (N-S), ``e`` (E-W), ``b`` (both)
-``ah``  board header, e.g. ``Board 12``; ``rh`` resets the header (ignored)
+``ah``  board header, e.g. ``Board 12`` (the number after "Board", else a number standing
+        alone); ``rh`` resets the header (ignored)
 ``mb``  a call (``p``, ``d``, ``r``, ``1N``, ``2H``...), a trailing ``!`` marks an alert
 ``an``  explanation of the call just made
 ``pc``  a card played, e.g. ``SA`` (chronological order)
@@ -297,9 +298,12 @@ class _Parser:
         vul: Vulnerability | None = None
         for item in b.headers:
             if item.key == "ah":
-                m = re.search(r"\d+", item.value)
-                if m and number is None and len(m.group(0).lstrip("0")) <= 9:
-                    number = int(m.group(0).lstrip("0") or "0")
+                # the number after "Board" ("Round 2 Board 17" is board 17), else a number
+                # standing alone (not "-3")
+                m = (re.search(r"\b(?:board|bd)\.?\s*#?\s*([0-9]+)", item.value, re.IGNORECASE)
+                     or re.search(r"(?<![-+0-9.])([0-9]+)(?![0-9.])", item.value))
+                if m and number is None and len(m.group(1).lstrip("0")) <= 9:
+                    number = int(m.group(1).lstrip("0") or "0")
             elif item.key == "sv":
                 try:
                     # an empty sv| is read as none vulnerable, as it always was here

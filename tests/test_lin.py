@@ -190,6 +190,16 @@ def test_board_without_sv_uses_the_board_cycle():
     assert g.dealer == E and g.vulnerability == Vulnerability.NS
 
 
+def test_the_board_number_of_the_header_is_the_one_after_board():
+    """The header's first digits anywhere were the board number: 'Round 2 Board 17' was
+    board 2, 'Board -3' board 3 (each with that board's dealer and vulnerability)."""
+    md = lin_md(EXAMPLE, E)
+    for header, number in [("Board 17", 17), ("Round 2 Board 17", 17), ("board  4", 4),
+                           ("Bd 5", 5), ("12", 12), ("Board -3", None), ("Board 0", None)]:
+        g = parse_lin(f"md|{md}|ah|{header}|")[0]
+        assert g.board == number, header
+
+
 def test_vugraph_file_rooms_names_results():
     md1 = lin_md(EXAMPLE, N)
     other = random_deal(7)
