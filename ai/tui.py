@@ -756,8 +756,9 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
         ddsolver saved game, even with ``new``: for a file the human named (``--save``),
         which may be a hand record or anything else.
     :raises SavedGameError: if ``save`` holds an unfinished game of the other kind (a
-        Chicago match when ``daily``, the boards of the day otherwise) and ``new`` is
-        false: it is not replaced without being asked to; with ``keep_foreign``, if it
+        Chicago match when ``daily``, the boards of the day otherwise), or today's
+        unfinished boards of the day under another ``name``, and ``new`` is false: it is
+        not replaced without being asked to; with ``keep_foreign``, if it
         is not a ddsolver saved game; if it cannot be read; :class:`SavePathError` (before
         anything is read or asked) if it cannot be written, e.g. in a folder that does not
         exist: the folder is not created, as ``ddsolver-play --save`` refuses it.
@@ -793,8 +794,14 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
             f"{'without' if daily else 'with'} --daily, or give --new to replace it")
     if daily:
         today = (date or local_today()).isoformat()
+        owner = str(saved.settings.get("name")) if isinstance(saved, DailyBoards) else None
+        if (isinstance(saved, DailyBoards) and saved.date == today and name is not None
+                and not _same_name(owner, name)):
+            raise SavedGameError(
+                f"{save} holds {owner}'s unfinished boards of the day: give --new to "
+                f"replace them, or --save another file")
         if isinstance(saved, DailyBoards) and saved.date == today and (
-                name is None or _same_name(str(saved.settings.get("name")), name)):
+                name is None or _same_name(owner, name)):
             if _ask_yes(screen, f"Resume today's boards ({len(saved.results)} of 4 "
                                 f"played)?", True):
                 return saved

@@ -774,6 +774,26 @@ def test_the_days_saved_boards_are_offered_to_the_same_name_in_any_case(tmp_path
     assert isinstance(game, DailyBoards) and game.settings["name"] == "Ann"
 
 
+def test_another_players_unfinished_boards_of_the_day_are_not_replaced_unasked(tmp_path):
+    """Ann's unfinished boards of the day in the save file: --daily --name Bob started new
+    boards and saved them over Ann's without a word.  Refused unless --new; with it Bob's
+    boards replace them."""
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    saved = DailyBoards(date.isoformat(), settings={"name": "Ann", "practice": False,
+                                                    "level": "medium"}, path=save)
+    saved.current_deal()
+    kept = open(save, "rb").read()
+    d = Driver([])
+    with pytest.raises(SavedGameError, match="Ann's unfinished boards of the day.*--new"):
+        open_game(daily=True, level="medium", seed=None, save=save, name="Bob", new=False,
+                  screen=d.screen(), leaderboard=lb, date=date)
+    assert open(save, "rb").read() == kept
+    game = open_game(daily=True, level="medium", seed=None, save=save, name="Bob", new=True,
+                     screen=d.screen(), leaderboard=lb, date=date)
+    assert isinstance(game, DailyBoards) and game.settings["name"] == "Bob"
+
+
 @pytest.mark.parametrize("args, option", [
     (["--daily", "--name", "Ann", "--level", "hard"], "--level"),
     (["--daily", "--name", "Ann", "--seed", "7"], "--seed"),
