@@ -55,7 +55,7 @@ from ai.daily import (
 )
 from ai.game import BoardResult, TableEvent
 from ai.players import Claim, SeatView
-from ddsolver._io import atomic_write_bytes, same_file
+from ddsolver._io import atomic_write_bytes, first_shared_file
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
 from ddsolver.cli import StatusCommand, check_path
@@ -897,12 +897,11 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     files = [(save, "--save"), (pbn, "--pbn")]
     if daily:
         files.append((leaderboard or default_leaderboard_path(), "--leaderboard"))
-    for i, (path, option) in enumerate(files):
-        for other, other_option in files[i + 1:]:
-            if path is not None and other is not None and same_file(path, other):
-                raise click.BadParameter(f"{other_option} and {option} are the same file "
-                                         f"({other}); give them two names",
-                                         param_hint=f"'{other_option}'")
+    shared = first_shared_file(files)
+    if shared is not None:
+        option, other_option, other = shared
+        raise click.BadParameter(f"{other_option} and {option} are the same file ({other}); "
+                                 f"give them two names", param_hint=f"'{other_option}'")
     if not named:
         # the default file's folder, only, is created when missing
         try:

@@ -32,7 +32,7 @@ from .errors import InputTooLargeError
 __all__ = ["MAX_INPUT_BYTES", "READ_CHUNK_BYTES", "atomic_write", "atomic_write_bytes",
            "check_cap", "check_max_bytes", "decode_text", "input_file_problem",
            "output_file_problem", "output_folder_problem", "read_capped", "read_file_capped",
-           "read_source", "read_text", "same_file", "too_large"]
+           "first_shared_file", "read_source", "read_text", "same_file", "too_large"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -322,6 +322,17 @@ def same_file(path_a: PathLike, path_b: PathLike) -> bool:
                 and os.path.samefile(path_a, path_b))
     except (OSError, TypeError, ValueError):
         return False
+
+
+def first_shared_file(files) -> Optional[tuple]:
+    """The first two of ``files`` (pairs ``(path or None, option name)``, in order) that
+    name one file (:func:`same_file`), as ``(option, other_option, other_path)``, else
+    ``None``: a command given one file for two jobs refuses it before any work."""
+    for i, (path, option) in enumerate(files):
+        for other, other_option in files[i + 1:]:
+            if path is not None and other is not None and same_file(path, other):
+                return option, other_option, other
+    return None
 
 
 def output_file_problem(path: PathLike) -> Optional[str]:

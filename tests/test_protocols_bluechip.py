@@ -1212,70 +1212,18 @@ def test_an_over_long_line_is_cut_to_its_start_whatever_its_chunks():
             b.close()
 
 
-def test_a_session_file_that_cannot_be_written_is_reported_and_the_command_fails(tmp_path):
-    """-o's folder removed during the session: each failed write was logged with a raw
-    traceback and the command still ended with status 0, the session nowhere.  Each
-    failure is one line naming the file and the reason, and the command ends with status
-    1 saying the session was not written."""
+def _tm_session_with_four_clients(args, once_listening=lambda: None):
+    """Run ``ddsolver-ai bluechip tm --port 0 --boards 1 --seed 5 ARGS`` as a process with
+    four easy computers as clients; ``once_listening()`` is called when it listens.
+    Returns (the process's return code, its standard output, the rest of its standard
+    error, the four clients by seat)."""
     import re
     import subprocess
 
     root = Path(__file__).resolve().parent.parent
-    folder = tmp_path / "out"
-    folder.mkdir()
-    out = folder / "s.pbn"
     tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
-                           "--boards", "1", "--seed", "5", "-o", str(out),
-                           "--timeout", "60", "--seat-timeout", "60"],
-                          cwd=root, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
-                          text=True)
-    try:
-        port = None
-        for line in tm.stderr:
-            m = re.search(r"table manager listening on 127\.0\.0\.1:(\d+)", line)
-            if m:
-                port = int(m.group(1))
-                break
-        assert port is not None
-        folder.rmdir()
-        threads = []
-        for s in Seat:
-            client = BlueChipClient(ComputerPlayer("easy", seed=1, threads=1, min_samples=6),
-                                    s, "t")
-            threads.append(threading.Thread(target=run_client, args=("127.0.0.1", port,
-                                                                     client),
-                                            kwargs={"timeout": 60}))
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(120)
-        summary, rest = tm.communicate(timeout=60)
-    finally:
-        if tm.poll() is None:
-            tm.kill()
-            tm.wait()
-    assert tm.returncode == 1, rest
-    assert "Traceback" not in rest, rest
-    assert f"cannot write the session to {out}: No such file or directory" in rest, rest
-    assert f"Error: the session was not written to {out}" in rest, rest
-    assert summary.startswith("board 1: ")
-    assert not folder.exists()
-
-
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
-def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
-    """--log on a full disk (/dev/full): the failed write of the first line a client sent
-    closed that client's connection, so no client could ever be seated, and the command
-    ended with a raw traceback.  The failure is logged once, the session is played and
-    written, and the command ends with status 1 saying the log is incomplete."""
-    import re
-    import subprocess
-
-    root = Path(__file__).resolve().parent.parent
-    out = tmp_path / "s.pbn"
-    tm = subprocess.Popen([sys.executable, "-m", "ai", "bluechip", "tm", "--port", "0",
-                           "--boards", "1", "--seed", "5", "-o", str(out), "--log",
-                           "/dev/full", "--timeout", "60", "--seat-timeout", "60"],
+                           "--boards", "1", "--seed", "5", *args, "--timeout", "60",
+                           "--seat-timeout", "60"],
                           cwd=root, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
                           text=True)
     clients = {}
@@ -1287,6 +1235,7 @@ def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
                 port = int(m.group(1))
                 break
         assert port is not None
+        once_listening()
         threads = []
         for s in Seat:
             clients[s] = BlueChipClient(ComputerPlayer("easy", seed=1, threads=1,
@@ -1303,6 +1252,35 @@ def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
         if tm.poll() is None:
             tm.kill()
             tm.wait()
+    return tm.returncode, summary, rest, clients
+
+
+def test_a_session_file_that_cannot_be_written_is_reported_and_the_command_fails(tmp_path):
+    """-o's folder removed during the session: each failed write was logged with a raw
+    traceback and the command still ended with status 0, the session nowhere.  Each
+    failure is one line naming the file and the reason, and the command ends with status
+    1 saying the session was not written."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "s.pbn"
+    code, summary, rest, _ = _tm_session_with_four_clients(["-o", str(out)], folder.rmdir)
+    assert code == 1, rest
+    assert "Traceback" not in rest, rest
+    assert f"cannot write the session to {out}: No such file or directory" in rest, rest
+    assert f"Error: the session was not written to {out}" in rest, rest
+    assert summary.startswith("board 1: ")
+    assert not folder.exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
+    """--log on a full disk (/dev/full): the failed write of the first line a client sent
+    closed that client's connection, so no client could ever be seated, and the command
+    ended with a raw traceback.  The failure is logged once, the session is played and
+    written, and the command ends with status 1 saying the log is incomplete."""
+    out = tmp_path / "s.pbn"
+    code, summary, rest, clients = _tm_session_with_four_clients(
+        ["-o", str(out), "--log", "/dev/full"])
     assert all(c.finished and len(c.boards) == 1 and c.boards[0].finished
                for c in clients.values())
     assert "1 board(s) finished, 0 unfinished: all boards played" in rest, rest
@@ -1310,7 +1288,7 @@ def test_a_log_that_cannot_be_written_does_not_stop_the_session(tmp_path):
     assert rest.count("cannot write the log /dev/full: No space left on device; the session "
                       "goes on without it") == 1, rest
     assert "Error: the log /dev/full is incomplete" in rest, rest
-    assert tm.returncode == 1
+    assert code == 1
     assert len(read_pbn(str(out))) == 1
 
 
