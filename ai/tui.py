@@ -58,7 +58,7 @@ from ai.players import Claim, SeatView
 from ddsolver._io import atomic_write_bytes, first_shared_file
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
-from ddsolver.cli import StatusCommand, check_path
+from ddsolver.cli import ClosedStreamError, StatusCommand, check_path
 from ddsolver.deal import Hand
 from ddsolver.errors import BridgeError
 from ddsolver.table import Seat, Side
@@ -620,6 +620,8 @@ class TerminalGame:
         130 after Ctrl-C (the game saved either way), 1 if the game cannot be saved.
 
         :raises BrokenPipeError: when the screen's reader has gone (the game saved first).
+        :raises ddsolver.cli.ClosedStreamError: when standard input or output was closed at
+            the start (the game saved first).
         """
         players = None
         try:
@@ -655,6 +657,11 @@ class TerminalGame:
         except BrokenPipeError:
             # the screen's reader has gone: saved as after Ctrl-C; the command's status
             # is then 141 (ddsolver.cli.StatusCommand)
+            self.game.save()
+            raise
+        except ClosedStreamError:
+            # started with standard input or output closed: saved, then status 2 with
+            # one line saying which (ddsolver.cli.StatusCommand)
             self.game.save()
             raise
         except OSError as exc:

@@ -158,6 +158,48 @@ def silence_broken_streams() -> None:
             os.close(devnull)
 
 
+class ClosedStreamError(OSError):
+    """Standard input or output was closed when the command started (``<&-``, ``>&-``)
+    and the command needed it."""
+
+
+class _ClosedStream:
+    """Stands for a standard stream that was closed when the command started (Python sets
+    it to ``None``, which click's output skips silently and other code fails on with an
+    AttributeError): any use raises :exc:`ClosedStreamError` naming it.  ``closed`` is
+    true, so that nothing flushes it at interpreter shutdown."""
+
+    closed = True
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        raise ClosedStreamError(errno.EBADF, f"standard {self._name} is closed")
+
+
+def stream_closed(stream) -> bool:
+    """``stream`` (``sys.stdin`` or ``sys.stdout``) was closed when the command started."""
+    return stream is None or isinstance(stream, _ClosedStream)
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Put a :class:`_ClosedStream` where standard input or output is ``None``.  Standard
+    error is left alone: nothing can be said on it, and click writes nothing there when it
+    is ``None``."""
+    if sys.stdin is None:
+        sys.stdin = _ClosedStream("input")
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream("output")
+
+
+def _report_closed_stream(exc: ClosedStreamError) -> None:
+    try:
+        click.echo(f"Error: {exc.strerror}", err=True)
+    except (OSError, ValueError):
+        pass
+
+
 class _StatusMixin:
     """The exit statuses every command of the project shares, whatever click does by
     default: Ctrl-C, also while the arguments are parsed, is :data:`EXIT_INTERRUPTED` with
@@ -187,6 +229,9 @@ class _StatusMixin:
             yield
         except KeyboardInterrupt:
             self._interrupted()
+        except ClosedStreamError as exc:
+            _report_closed_stream(exc)
+            raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
         except OSError as exc:
             if _is_broken_pipe(exc):
                 silence_broken_streams()
@@ -221,9 +266,16 @@ class _StatusMixin:
         the output is flushed at the end, exits with :data:`EXIT_BROKEN_PIPE` too, and a
         write that fails there for want of room (a full disk) with :data:`EXIT_BAD_INPUT`.
 
+        A standard input or output closed when the command started (``<&-``, ``>&-``) is
+        :data:`EXIT_BAD_INPUT` with one line saying so, once the command uses it.
+
         :raises SystemExit: with the exit status (standalone mode, the default)."""
+        _stand_in_for_closed_streams()
         try:
             return super().main(*args, **kwargs)  # type: ignore[misc]
+        except ClosedStreamError as exc:
+            _report_closed_stream(exc)
+            sys.exit(EXIT_BAD_INPUT)
         except OSError as exc:
             if _is_broken_pipe(exc):
                 silence_broken_streams()

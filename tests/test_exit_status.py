@@ -273,3 +273,49 @@ def test_a_full_standard_error_is_status_2_silently(argv, tmp_path):
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=full,
                               text=True, timeout=120)
     assert (proc.returncode, proc.stdout) == (2, "")
+
+
+def _run_with_fd_closed(fd: int, argv, cwd):
+    """Run ``python argv`` with file descriptor ``fd`` (0 or 1) closed, as ``<&-`` or
+    ``>&-`` in a shell; returns (status, standard error)."""
+    def close():
+        os.close(fd)
+    proc = subprocess.run([sys.executable, *argv], cwd=cwd, env=_env(),
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL if fd != 1
+                          else None, stderr=subprocess.PIPE, text=True, timeout=300,
+                          preexec_fn=close)
+    return proc.returncode, proc.stderr
+
+
+@pytest.mark.parametrize("fd, argv, said", [
+    (0, ["-m", "ddsolver", "analyse", "-"], "Error: cannot read -: standard input is closed"),
+    (1, ["-m", "ddsolver", "analyse", str(EXAMPLE), "-o", "-", "-q"],
+     "Error: cannot write '-': standard output is closed"),
+    (1, ["-m", "ddsolver", "table", DEAL], "Error: standard output is closed"),
+    (1, ["-m", "ai", "bid", DEAL], "Error: standard output is closed"),
+], ids=lambda v: v if isinstance(v, int) else " ".join(v[1:4]) if isinstance(v, list) else "")
+def test_a_closed_standard_stream_the_command_needs_is_status_2_with_one_line(
+        fd, argv, said, tmp_path):
+    """`ddsolver analyse - <&-` and `ddsolver-ai bid DEAL >&-` ended with a raw
+    AttributeError traceback (status 1, a difference for `analyse --check`), and `ddsolver
+    analyse F -o - >&-` with status 0, its output gone nowhere.  One line and status 2."""
+    code, err = _run_with_fd_closed(fd, argv, tmp_path)
+    assert (code, err) == (2, said + "\n"), err
+
+
+def test_a_closed_standard_output_a_command_does_not_use_is_no_error(tmp_path):
+    out = tmp_path / "out.pbn"
+    code, err = _run_with_fd_closed(1, ["-m", "ddsolver", "analyse", str(EXAMPLE), "-o",
+                                        str(out), "-q"], tmp_path)
+    assert (code, err) == (0, "") and out.exists()
+
+
+def test_the_game_with_its_standard_input_closed_is_saved_and_status_2(tmp_path):
+    """ddsolver-play <&-: the first question failed and was reported as 'The game cannot
+    be saved' (status 1), though it was saved.  One line naming the closed stream, the
+    game saved, status 2."""
+    save = tmp_path / "m.json"
+    code, err = _run_with_fd_closed(0, ["-m", "ai.tui", "--seed", "1", "--save", str(save),
+                                        "--threads", "1"], tmp_path)
+    assert (code, err) == (2, "Error: standard input is closed\n"), err
+    assert save.exists()

@@ -10,6 +10,8 @@ import sys
 
 import click
 
+from ddsolver.cli import stream_closed
+
 __all__ = ["bluechip", "engine", "http"]
 
 _SEATS = ["N", "E", "S", "W", "North", "East", "South", "West", "ANYPL"]
@@ -42,7 +44,7 @@ def engine(threads, max_line):
     of the input.
     """
     defaults = _player_defaults(threads)
-    if sys.stdin is None or sys.stdout is None:   # started with <&- or >&-
+    if stream_closed(sys.stdin) or stream_closed(sys.stdout):   # started with <&- or >&-
         raise click.UsageError("the engine reads and answers JSON lines on its standard "
                                "input and output: one of them is closed")
     from ai.protocols.jsonstdio import Engine, serve
