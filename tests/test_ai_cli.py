@@ -270,3 +270,13 @@ def test_a_negative_seed_is_refused_by_the_terminal_game(tmp_path):
                              input="quit\n")
     assert run.exit_code == 2 and "--seed" in run.output, run.output
     assert not (tmp_path / "m.json").exists()
+
+
+def test_bad_input_to_bid_is_said_as_every_command_says_it():
+    """'error: ...' (lower case) where every other command says 'Error: ...'."""
+    from click.testing import CliRunner
+
+    from ai.cli import main
+    run = CliRunner().invoke(main, ["bid", "x"])
+    assert run.exit_code == 2
+    assert run.output == "Error: deal 'x' must have 4 hands, found 1\n", run.output

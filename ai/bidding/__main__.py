@@ -76,7 +76,7 @@ def bid_command(deal: str, dealer: str, vulnerability: str, as_json: bool) -> in
     try:
         text = run(deal, dealer, vulnerability, as_json)
     except BridgeError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"Error: {exc}", err=True)
         click.get_current_context().exit(2)
     _emit(text)     # a broken pipe: status 141, silently (ddsolver.cli.StatusCommand)
     return 0
