@@ -1280,6 +1280,11 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
         # before a board is played: '', a loop of symbolic links, a folder that does not
         # exist or is not writable (the PBN file was written, and failed, at the end)
         check_path(deals_path, "'--deals'", "input")
+        if output == "-" or journal == "-":
+            # elsewhere '-' is standard output; a match needs files (its journal resumes it)
+            raise click.BadParameter("'-' is no file here: the match writes its PBN file "
+                                     "and journal to files; give a file name",
+                                     param_hint="'-o' / '--journal'")
         check_path(output, "'-o' / '--output'")
         if journal is None:
             journal = output + ".journal"

@@ -250,10 +250,11 @@ def test_match_paths_empty_looping_or_unreadable_get_the_reason(tmp_path, monkey
     ["bluechip", "client", "--seat", "N"],
     ["bluechip", "tm", "--boards", "1"],
 ])
-def test_a_negative_seed_is_refused(command):
+def test_a_negative_seed_is_refused(command, tmp_path, monkeypatch):
     """Python's random.Random(-1) deals what random.Random(1) deals (the sign is dropped),
     so '--seed -1' printed 'seed -1' and dealt the boards of seed 1.  Refused at once
     (status 2), naming the option; 0 is a seed like any other."""
+    monkeypatch.chdir(tmp_path)        # a match not refused would write match.pbn here
     from click.testing import CliRunner
 
     from ai.cli import main

@@ -644,3 +644,15 @@ def test_workers_with_a_scheduler_are_refused_not_ignored(tmp_path):
     assert res.exit_code == 2, res.output
     assert "--workers" in res.output and "--scheduler" in res.output, res.output
     assert "cannot reach" not in res.output and not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize("args", [["-o", "-"], ["--journal", "-"]])
+def test_a_dash_for_the_match_files_is_refused(tmp_path, args, monkeypatch):
+    """'-' means standard output elsewhere; here it made files named '-' and '-.journal'
+    in the current folder.  Refused before a board is played."""
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(ai_main, ["match", "easy", "easy", "-n", "1", *args],
+                             catch_exceptions=False)
+    assert res.exit_code == 2, res.output
+    assert "'-' is no file here" in res.output
+    assert not os.path.exists("-") and not os.path.exists("-.journal")
