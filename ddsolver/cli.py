@@ -739,7 +739,7 @@ def _default_output(path: str) -> str:
               help="Solve on a Dask cluster (e.g. tcp://host:8786) instead of local "
                    "threads, for very large files; needs 'pip install ddsolver[dask]'.  "
                    "The results are the same.  A scheduler that does not answer within "
-                   "5 s is an error.")
+                   "5 s is an error.  Not with --threads.")
 def analyse_command(input_path: str, output: str | None, fmt: str, threads: int | None,
                     check: bool, as_json: bool, quiet: bool, scheduler: str | None) -> None:
     """Add double-dummy tables and par to every board of a PBN or LIN file.
@@ -767,6 +767,10 @@ def analyse_command(input_path: str, output: str | None, fmt: str, threads: int 
 
     if as_json and output == "-":
         raise click.UsageError("--json prints to stdout: give -o a file name, not '-'")
+    if scheduler is not None and threads is not None:
+        # the cluster's workers solve; local threads would do nothing
+        raise click.UsageError("--threads is for solving here; with --scheduler the Dask "
+                               "cluster's workers solve (start more of them)")
     if input_path != "-":
         check_path(input_path, "'INPUT'", "input")
     if output is None and not (check or as_json):

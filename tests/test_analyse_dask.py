@@ -200,3 +200,14 @@ def test_a_server_that_is_not_a_dask_scheduler_fails_within_the_timeout(reply):
         assert time.monotonic() - start < 10
     finally:
         close()
+
+
+def test_threads_with_a_scheduler_are_refused_not_ignored(tmp_path):
+    """--threads with --scheduler was accepted and did nothing (the cluster's workers
+    solve).  Refused before anything is read or a client made."""
+    out = tmp_path / "x.pbn"
+    res = CliRunner().invoke(main, ["analyse", str(FOUR), "-o", str(out), "-j", "2",
+                                    "--scheduler", "tcp://127.0.0.1:1"])
+    assert res.exit_code == 2, res.output
+    assert "--threads is for solving here" in res.output
+    assert not out.exists()
