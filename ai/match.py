@@ -537,8 +537,10 @@ class TableResult:
         except InvalidRecordError as exc:
             raise MatchError(f"board {board}, table {table}: {exc}") from None
         seconds = data.get("seconds", 0.0)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            seconds = 0.0
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+                or not 0 <= seconds < math.inf:
+            raise MatchError(f"board {board}, table {table}: 'seconds' is {seconds!r}: a "
+                             f"number of seconds >= 0")
         return cls(board, table, result, float(seconds))
 
 

@@ -163,6 +163,13 @@ def test_every_board_is_played_at_two_tables_with_seats_swapped(played):
     b = result.boards[1]
     again = play_table(TableTask(result.a, result.b, SEED, "IMP", b.board, 2, threads=1))
     assert TableResult.from_json(again) == b.closed
+    # a record's time is a number of seconds >= 0: a tampered journal's -5 or "x" was
+    # read (-5 gave a negative time per table in the summary, "x" was taken for 0)
+    for bad in (-5, "x", float("nan"), float("inf"), True):
+        with pytest.raises(MatchError, match="'seconds'"):
+            TableResult.from_json(dict(again, seconds=bad))
+    assert TableResult.from_json({k: v for k, v in again.items() if k != "seconds"}) \
+        == b.closed                                              # absent: not timed
 
 
 def test_imps_and_matchpoints_of_a_match():
