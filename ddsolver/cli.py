@@ -29,7 +29,9 @@ interrupted (Ctrl-C, also while the command is starting), 141 standard output or
 error is a pipe whose reader has gone (``ddsolver analyse big.pbn | head -1``: what was
 not read is lost; no message, no traceback; 141 wins over the others).  Standard output or
 standard error that cannot be written (a full disk, ``> /dev/full``) is 2, with one line
-("Error: cannot write the output: No space left on device"), no traceback.  The other
+("Error: cannot write the output: No space left on device"), no traceback; so is standard
+input or output closed at the start (``<&-``, ``>&-``) once the command needs it ("Error:
+standard input is closed").  The other
 commands of the project (``ddsolver-ai``, ``ddsolver-play``) use 130, 141 and this 2 the
 same way, through :class:`StatusCommand` and :class:`StatusGroup`.
 
@@ -54,8 +56,8 @@ from .deal import Deal
 from .errors import BridgeError
 from .table import Seat, Side, Vulnerability
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "StatusCommand", "StatusGroup",
-           "check_path", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "ClosedStreamError", "StatusCommand",
+           "StatusGroup", "check_path", "main", "stream_closed"]
 
 #: Strains in the order the table is printed (as hand records print them): NT, S, H, D, C.
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)

@@ -471,7 +471,7 @@ def test_cli_json(capsys):
 
 def test_cli_bad_input(capsys):
     assert cli_main(["N:AQ4.KJ5.Q963.KJ 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"]) == 2
-    assert "error" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith("Error: ")
     assert cli_main([SPEC_DEAL, "--dealer", "Q"]) == 2
 
 
@@ -555,7 +555,7 @@ def test_cli_is_a_click_command_in_the_ai_group():
     data = json.loads(result.output)
     assert data["vulnerability"] == "NS" and data["calls"][0]["call"] == "1NT"
     bad = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--dealer", "Q"])
-    assert bad.exit_code == 2 and "error:" in bad.output
+    assert bad.exit_code == 2 and bad.output.startswith("Error: ")
 
 
 def test_cli_usage_errors_exit_2(capsys):
