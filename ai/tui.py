@@ -742,9 +742,12 @@ def _ask_yes(screen: Screen, question: str, default: bool) -> bool:
             return False
 
 
-def _ask_name(screen: Screen) -> str:
+def _ask_name(screen: Screen) -> Optional[str]:
+    """The name typed for the leaderboard; ``None`` for ``quit`` (the human leaves)."""
     while True:
-        answer = screen.ask("Your name for the leaderboard: ")
+        answer = screen.ask("Your name for the leaderboard (quit to leave): ")
+        if answer.strip().lower() == "quit":
+            return None
         try:
             return _check_name(answer)
         except LeaderboardError as exc:
@@ -813,6 +816,8 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
                                 f"played)?", True):
                 return saved
         name = name or _ask_name(screen)
+        if name is None:
+            return None
         practice = False
         try:
             with Leaderboard(leaderboard) as lb:

@@ -353,8 +353,11 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
         try:
             games = parse_pbn(text, source=name, max_games=max_games)
         except PBNError as exc:
+            looks_lin = re.match(r"[A-Za-z]{2}\|", text.lstrip("\ufeff \t\r\n"))
+            hint = (" It looks like LIN: read it as LIN (--format lin, format=\"lin\")."
+                    if looks_lin else "")
             raise PBNError(f"{exc}; there is no tag ('[Name \"value\"]') in the input: is "
-                           f"it a PBN file?") from None
+                           f"it a PBN file?{hint}") from None
     else:
         games = parse_pbn(text, source=name, errors="keep", max_games=max_games)
     if not games:

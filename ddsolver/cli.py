@@ -452,8 +452,9 @@ class _Group(StatusGroup):
 def main() -> None:
     """Double-dummy analysis of bridge deals: DD tables, par, PBN/LIN files, card values.
 
-    Exit codes: 0 success, 1 `analyse --check` found a difference, 2 bad input,
-    3 `analyse` skipped boards it could not read (the others were analysed), 130
+    Exit codes: 0 success, 1 `analyse --check` found a difference, 2 bad input (or
+    output that cannot be written: a full disk, a closed standard output), 3 `analyse`
+    skipped boards it could not read (the others were analysed), 130
     interrupted (Ctrl-C), 141 the reader of standard output or standard error has gone
     (`| head`).
     """

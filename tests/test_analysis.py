@@ -204,6 +204,11 @@ def test_an_input_without_a_tag_is_refused_at_its_first_error_as_not_pbn():
     with pytest.raises(PBNError, match=r"^line 2, game 1: unterminated comment '\{' \(no "
                                        r"'\}'\); there is no tag"):
         read_games(b"%\n{ open\n\nx\n", format="pbn")
+    # a LIN file named .pbn (read as PBN by its name): the message says how to read it
+    lin = b"pn|a,b,c,d|md|3SAKQ,HAK,|ah|Board 1|"
+    with pytest.raises(PBNError, match=r"is it a PBN file\? It looks like LIN: read it as "
+                                       r"LIN \(--format lin"):
+        read_games(lin, name="hands.pbn")
     with pytest.raises(PBNError, match=r"^g.pbn: no boards found \(is it a PBN file\?\)$"):
         read_games(b"% only\n{ comments }\n; here [\n", name="g.pbn")
     # with a tag somewhere, even one across lines, unreadable games are kept as before

@@ -556,6 +556,9 @@ def test_cli_is_a_click_command_in_the_ai_group():
     assert data["vulnerability"] == "NS" and data["calls"][0]["call"] == "1NT"
     bad = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--dealer", "Q"])
     assert bad.exit_code == 2 and bad.output.startswith("Error: ")
+    # --vul, as ddsolver table spells it too
+    short = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--vul", "NS", "--json"])
+    assert short.exit_code == 0 and json.loads(short.output) == data, short.output
 
 
 def test_cli_usage_errors_exit_2(capsys):

@@ -774,6 +774,17 @@ def test_the_days_saved_boards_are_offered_to_the_same_name_in_any_case(tmp_path
     assert isinstance(game, DailyBoards) and game.settings["name"] == "Ann"
 
 
+def test_quit_asked_for_a_name_leaves(tmp_path):
+    """'quit' (the word that leaves at every other question) was taken for a name: it went
+    on the leaderboard and the boards started."""
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    d = Driver(["QUIT "])
+    assert open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=d.screen(), leaderboard=lb) is None
+    assert "quit to leave" in d.screens[0][1]
+    assert not os.path.exists(save)
+
+
 def test_another_players_unfinished_boards_of_the_day_are_not_replaced_unasked(tmp_path):
     """Ann's unfinished boards of the day in the save file: --daily --name Bob started new
     boards and saved them over Ann's without a word.  Refused unless --new; with it Bob's

@@ -59,7 +59,7 @@ def run(deal_text: str, dealer="N", vulnerability="None", as_json: bool = False)
 @click.argument("deal")
 @click.option("--dealer", default="N", show_default=True, metavar="SEAT",
               help="The dealer: N, E, S or W.")
-@click.option("--vulnerability", default="None", show_default=True, metavar="VUL",
+@click.option("--vulnerability", "--vul", default="None", show_default=True, metavar="VUL",
               help="None, NS, EW or All (also Both, Love, N-S, E-W).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def bid_command(deal: str, dealer: str, vulnerability: str, as_json: bool) -> int:
