@@ -305,18 +305,14 @@ def _untimed(settings):
     layouts solved so far - does not depend on the clock."""
     from ai.sampling import SamplingSettings
 
-    changes: Dict[str, Any] = {}
     names = {f.name for f in dataclasses.fields(settings)}
-    for name in ("time_budget", "lead_time_budget"):
-        if name in names:
-            changes[name] = UNTIMED_SECONDS
-    if "time_limit" in names:
-        changes["time_limit"] = None
+    # the budgets a year, the time limit none (TIME_OPTIONS)
+    changes: Dict[str, Any] = {name: None if name == "time_limit" else UNTIMED_SECONDS
+                               for name in TIME_OPTIONS & names}
     if settings.method == "auction":
         sampling = dict(settings.sampling)
-        for f in dataclasses.fields(SamplingSettings):
-            if f.name in SAMPLER_TIME_OPTIONS:
-                sampling[f.name] = None
+        sampler = {f.name for f in dataclasses.fields(SamplingSettings)}
+        sampling.update({name: None for name in SAMPLER_TIME_OPTIONS if name in sampler})
         changes["sampling"] = tuple(sorted(sampling.items()))
     return settings.with_(**changes)
 

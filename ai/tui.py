@@ -55,12 +55,13 @@ from ai.daily import (
 )
 from ai.game import BoardResult, TableEvent
 from ai.players import Claim, SeatView
-from ddsolver._io import atomic_write_bytes, first_shared_file
+from ddsolver._io import atomic_write_bytes
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card, Strain, Suit
-from ddsolver.cli import ClosedStreamError, StatusCommand, check_path
+from ddsolver.cli import ClosedStreamError, StatusCommand, check_distinct_files, check_path
 from ddsolver.deal import Hand
 from ddsolver.errors import BridgeError
+from ddsolver.pbn.writer import pbn_bytes
 from ddsolver.table import Seat, Side
 
 __all__ = ["HumanPlayer", "Screen", "TerminalGame", "main"]
@@ -677,15 +678,9 @@ class TerminalGame:
         lines = self.final_lines()
         g = self.game
         if self.pbn:
-            text = g.to_pbn()
             try:
-                # as ddsolver.write_pbn: Latin-1 (PBN's character set) when every
-                # character fits, else UTF-8; atomically (the old file intact on failure)
-                try:
-                    data = text.encode("latin-1")
-                except UnicodeEncodeError:
-                    data = text.encode("utf-8")
-                atomic_write_bytes(self.pbn, data)
+                # as ddsolver.write_pbn: atomically (the old file intact on failure)
+                atomic_write_bytes(self.pbn, pbn_bytes(g.to_pbn()))
                 lines.append(f"The boards are in {self.pbn} (PBN).")
             except OSError as exc:
                 lines.append(f"Could not write {self.pbn}: {exc}")
@@ -909,11 +904,7 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     files = [(save, "--save"), (pbn, "--pbn")]
     if daily:
         files.append((leaderboard or default_leaderboard_path(), "--leaderboard"))
-    shared = first_shared_file(files)
-    if shared is not None:
-        option, other_option, other = shared
-        raise click.BadParameter(f"{other_option} and {option} are the same file ({other}); "
-                                 f"give them two names", param_hint=f"'{other_option}'")
+    check_distinct_files(files)
     if not named:
         # the default file's folder, only, is created when missing
         try:

@@ -273,12 +273,14 @@ def detect_format(name: str | None, text: str) -> str:
         return "lin"
     if lower.endswith(".pbn"):
         return "pbn"
-    stripped = text.lstrip("\ufeff \t\r\n")
-    if stripped[:1] in ("[", "%", "{", ";"):
+    if text.lstrip("\ufeff \t\r\n")[:1] in ("[", "%", "{", ";"):
         return "pbn"
-    if re.match(r"[A-Za-z]{2}\|", stripped):
-        return "lin"
-    return "pbn"
+    return "lin" if _looks_lin(text) else "pbn"
+
+
+def _looks_lin(text: str) -> bool:
+    """``text`` starts (after white space) with a LIN item's key, e.g. ``pn|``."""
+    return re.match(r"[A-Za-z]{2}\|", text.lstrip("\ufeff \t\r\n")) is not None
 
 
 def read_games(source: Source, *, format: str = "auto", name: str | None = None,
@@ -353,9 +355,8 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
         try:
             games = parse_pbn(text, source=name, max_games=max_games)
         except PBNError as exc:
-            looks_lin = re.match(r"[A-Za-z]{2}\|", text.lstrip("\ufeff \t\r\n"))
             hint = (" It looks like LIN: read it as LIN (--format lin, format=\"lin\")."
-                    if looks_lin else "")
+                    if _looks_lin(text) else "")
             raise PBNError(f"{exc}; there is no tag ('[Name \"value\"]') in the input: is "
                            f"it a PBN file?{hint}") from None
     else:

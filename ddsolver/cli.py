@@ -57,7 +57,7 @@ from .errors import BridgeError
 from .table import Seat, Side, Vulnerability
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "ClosedStreamError", "StatusCommand",
-           "StatusGroup", "check_path", "main", "stream_closed"]
+           "StatusGroup", "check_distinct_files", "check_path", "main", "stream_closed"]
 
 #: Strains in the order the table is printed (as hand records print them): NT, S, H, D, C.
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -202,6 +202,23 @@ def _report_closed_stream(exc: ClosedStreamError) -> None:
         pass
 
 
+def _stream_status(exc: BaseException) -> int | None:
+    """The exit status of an error of the standard streams, once what it needs is said
+    (one line on standard error) or done (the broken streams silenced): a closed stream
+    :data:`EXIT_BAD_INPUT`, a broken pipe :data:`EXIT_BROKEN_PIPE`, a write without room
+    :data:`EXIT_BAD_INPUT`; ``None`` for any other error (raised again by the caller)."""
+    if isinstance(exc, ClosedStreamError):
+        _report_closed_stream(exc)
+        return EXIT_BAD_INPUT
+    if isinstance(exc, OSError) and _is_broken_pipe(exc):
+        silence_broken_streams()
+        return EXIT_BROKEN_PIPE
+    if _is_failed_write(exc):
+        _report_failed_write(exc)  # type: ignore[arg-type]
+        return EXIT_BAD_INPUT
+    return None
+
+
 class _StatusMixin:
     """The exit statuses every command of the project shares, whatever click does by
     default: Ctrl-C, also while the arguments are parsed, is :data:`EXIT_INTERRUPTED` with
@@ -231,17 +248,11 @@ class _StatusMixin:
             yield
         except KeyboardInterrupt:
             self._interrupted()
-        except ClosedStreamError as exc:
-            _report_closed_stream(exc)
-            raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
         except OSError as exc:
-            if _is_broken_pipe(exc):
-                silence_broken_streams()
-                raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
-            if not _is_failed_write(exc):
+            status = _stream_status(exc)
+            if status is None:
                 raise
-            _report_failed_write(exc)
-            raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
+            raise click.exceptions.Exit(status) from None
 
     def make_context(self, *args, **kwargs):
         """click's ``make_context`` (parsing the arguments, ``--help``, ``--version``).
@@ -275,31 +286,24 @@ class _StatusMixin:
         _stand_in_for_closed_streams()
         try:
             return super().main(*args, **kwargs)  # type: ignore[misc]
-        except ClosedStreamError as exc:
-            _report_closed_stream(exc)
-            sys.exit(EXIT_BAD_INPUT)
         except OSError as exc:
-            if _is_broken_pipe(exc):
-                silence_broken_streams()
-                sys.exit(EXIT_BROKEN_PIPE)
-            if not _is_failed_write(exc):
+            status = _stream_status(exc)
+            if status is None:
                 raise
-            _report_failed_write(exc)
-            sys.exit(EXIT_BAD_INPUT)
+            sys.exit(status)
         finally:
             # flushed here, where a broken pipe still gets its status, rather than at
-            # interpreter shutdown
+            # interpreter shutdown (a stream closed from the start is nobody's concern
+            # unless the command used it)
             for stream in (sys.stdout, sys.stderr):
+                if stream_closed(stream):
+                    continue
                 try:
-                    if stream is not None:
-                        stream.flush()
+                    stream.flush()
                 except (OSError, ValueError) as exc:
-                    if isinstance(exc, OSError) and _is_broken_pipe(exc):
-                        silence_broken_streams()
-                        sys.exit(EXIT_BROKEN_PIPE)
-                    if _is_failed_write(exc):
-                        _report_failed_write(exc)
-                        sys.exit(EXIT_BAD_INPUT)
+                    status = _stream_status(exc)
+                    if status is not None:
+                        sys.exit(status)
 
 
 class StatusCommand(_StatusMixin, click.Command):
@@ -323,6 +327,21 @@ class CLIError(click.ClickException):
             message = (f"{message[:240]} ... [{len(message) - 340} characters left out] ... "
                        f"{message[-100:]}")
         super().__init__(message)
+
+
+def check_distinct_files(files) -> None:
+    """Refuse, before any work, one file given for two jobs (a log appended to the deals, a
+    saved game over the leaderboard).  ``files``: pairs ``(path or None, option)``.
+
+    :raises click.BadParameter: naming the two options and the file (exit status 2).
+    """
+    from ._io import first_shared_file
+
+    shared = first_shared_file(files)
+    if shared is not None:
+        option, other_option, other = shared
+        raise click.BadParameter(f"{option} and {other_option} are the same file ({other}); "
+                                 f"give them two names", param_hint=f"'{other_option}'")
 
 
 def check_path(path: str | None, hint: str, kind: str = "output") -> None:

@@ -165,7 +165,6 @@ def check_team_name(team) -> str:
         if _is_control(ch):
             raise ValueError(f"a team name cannot contain a control character "
                              f"({quote(ch)} at position {i})")
-    for i, ch in enumerate(team, 1):
         if ord(ch) > 0xFF:   # the lines go out in Latin-1: it would be sent as "?"
             raise ValueError(f"a team name with {ch!r} (position {i}) cannot be sent: the "
                              f"protocol's lines are ASCII (Latin-1 at most)")

@@ -186,8 +186,7 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
         boards_from_pbn,
         boards_from_seed,
     )
-    from ddsolver._io import first_shared_file
-    from ddsolver.cli import check_path
+    from ddsolver.cli import check_distinct_files, check_path
     from ddsolver.errors import BridgeError
 
     _logging(verbose)
@@ -196,11 +195,7 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     check_path(log_path, "'--log'")
     # one file for two jobs: the log appended to the deals, the session written over the
     # deals (the boards not yet played lost) or over the log
-    shared = first_shared_file([(pbn_in, "--pbn"), (out, "-o"), (log_path, "--log")])
-    if shared is not None:
-        option, other_option, other = shared
-        raise click.BadParameter(f"{option} and {other_option} are the same file ({other}); "
-                                 f"give them two names", param_hint=f"'{other_option}'")
+    check_distinct_files([(pbn_in, "--pbn"), (out, "-o"), (log_path, "--log")])
     for team, hint in ((ns_team, "--ns-team"), (ew_team, "--ew-team")):
         if team is not None:
             try:

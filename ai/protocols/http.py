@@ -355,14 +355,14 @@ def _body_problem(scope, messages) -> Optional[ProtocolError]:
         return None
     body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
     try:
-        body.decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         return ProtocolError("bad_json", f"the body is not UTF-8: {exc}"[:200])
-    if b"\x00" in body:
+    if "\x00" in text:
         return ProtocolError("bad_json", "the body is not UTF-8: it holds NUL bytes "
                                          "(UTF-16 or UTF-32 text?)")
     try:
-        json.loads(body, object_pairs_hook=_no_repeated_keys)
+        json.loads(text, object_pairs_hook=_no_repeated_keys)
     except _Twice as exc:
         return ProtocolError("bad_json", f"the body is not valid JSON: the key "
                                          f"{str(exc.args[0])[:40]!r} appears twice in one "

@@ -106,6 +106,15 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n",
     return newline.join(out) + newline
 
 
+def pbn_bytes(text: str) -> bytes:
+    """PBN text as the bytes of a file: Latin-1 (ISO 8859-1, the PBN character set, PBN 2.1
+    section 3.1) when every character fits, else UTF-8."""
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.encode("utf-8")
+
+
 def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
               newline: str = "\r\n", encoding: str | None = None,
               export: bool | None = None) -> None:
@@ -131,13 +140,7 @@ def write_pbn(games: PBNGame | Iterable[PBNGame], path_or_file: PathOrFile, *,
         raise TypeError(f"write_pbn needs a path or a writable file, got "
                         f"{type(path_or_file).__name__}")
     text = dumps_pbn(games, newline=newline, export=export)
-    if encoding is None:
-        try:
-            data = text.encode("latin-1")
-        except UnicodeEncodeError:
-            data = text.encode("utf-8")
-    else:
-        data = text.encode(encoding)
+    data = pbn_bytes(text) if encoding is None else text.encode(encoding)
     if isinstance(path_or_file, (str, os.PathLike)):
         atomic_write_bytes(path_or_file, data)
     elif isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "encoding"):
