@@ -1282,7 +1282,8 @@ def match_command(player_a, player_b, boards, deals_path, seed, options_a, optio
             # elsewhere '-' is standard output; a match needs files (its journal resumes it)
             raise click.BadParameter("'-' is no file here: the match writes its PBN file "
                                      "and journal to files; give a file name",
-                                     param_hint="'-o' / '--journal'")
+                                     param_hint="'-o' / '--output'" if output == "-"
+                                     else "'--journal'")
         check_path(output, "'-o' / '--output'")
         if journal is None:
             journal = output + ".journal"

@@ -662,4 +662,5 @@ def test_a_dash_for_the_match_files_is_refused(tmp_path, args, monkeypatch):
                              catch_exceptions=False)
     assert res.exit_code == 2, res.output
     assert "'-' is no file here" in res.output
+    assert ("'-o' / '--output'" if args[0] == "-o" else "'--journal'") in res.output
     assert not os.path.exists("-") and not os.path.exists("-.journal")
