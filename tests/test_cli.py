@@ -365,6 +365,17 @@ def test_analyse_check_agrees_then_reports_edits(small_pbn: Path, tmp_path: Path
     assert result.exit_code == 1
     assert "OptimumResultTable lists 9 of the 20 results" in result.stderr
 
+    # A table whose header puts the strain first is compared by its columns (it was
+    # 'OptimumResultTable unreadable' under --check); a header lacking one is unreadable.
+    section = lines[at + 1:at + 21]
+    swapped = [" ".join(row.split()[i] for i in (1, 0, 2)) for row in section]
+    for header, rows, expected in (("Denomination;Declarer;Result", swapped, 0),
+                                   ("Declarer;Result", section, 1)):
+        other = lines[:at] + [f'[OptimumResultTable "{header}"]'] + rows + lines[at + 21:]
+        result = run("analyse", write(tmp_path / "other.pbn", "\n".join(other)), "--check")
+        assert result.exit_code == expected, result.stderr
+        assert ("board 1: OptimumResultTable unreadable" in result.stderr) == bool(expected)
+
     # The check also goes to the JSON summary; -o still writes our analysis.
     fixed = tmp_path / "fixed.pbn"
     result = run("analyse", bad, "--check", "--json", "-o", fixed)

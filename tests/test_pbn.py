@@ -1343,3 +1343,26 @@ def test_digits_that_int_does_not_read_are_ignored_or_refused(digits):
     from ddsolver.pbn.dd_tags import optimum_score_ns, par_contract_set
     assert optimum_score_ns(f"NS {digits}") is None
     assert par_contract_set(f"NS 3N+{digits}") is None
+
+
+def test_optimum_result_table_columns_in_the_order_its_header_names(club):
+    # PBN 2.1 section 5.3: the tag's value names the columns; a table written strain first
+    # (or with sort marks and formats) is read by its header, not by position (it was read
+    # as declarer, strain, result whatever the header said: every line a PBNError).
+    g = club[0]
+    table = parse_optimum_result_table(g.tag("OptimumResultTable").section)
+    swapped = []
+    for line in g.tag("OptimumResultTable").section:
+        seat, strain, tricks = line.split()
+        swapped.append(f"{strain} {seat} {tricks}")
+    header = "-Denomination\\2R;+Declarer\\1R;Result\\2R"
+    assert parse_optimum_result_table(swapped, header) == table
+    assert parse_optimum_result_table(g.tag("OptimumResultTable").section,
+                                      g.get("OptimumResultTable")) == table
+    assert parse_optimum_result_table(["N NT 10"], "") == {(Strain.NOTRUMP, N): 10}
+    with pytest.raises(PBNError, match="lacks the column Denomination"):
+        parse_optimum_result_table(["N 10"], "Declarer;Result")
+    with pytest.raises(PBNError, match="names the column Declarer twice"):
+        parse_optimum_result_table(["N N NT 10"], "Declarer;Declarer;Denomination;Result")
+    with pytest.raises(PBNError, match="bad OptimumResultTable line"):
+        parse_optimum_result_table(["NT N"], header)      # a column missing

@@ -163,30 +163,63 @@ def _result_line(seat: str, strain: str, tricks: int, width: int) -> str:
     return line
 
 
-def parse_optimum_result_table(lines: Sequence[str]) -> dict[tuple[Strain, Seat], int]:
-    """Read the section lines of an ``OptimumResultTable`` (declarer, denomination,
-    result per line; comments and blank lines skipped).
+#: The columns of an ``OptimumResultTable`` in the order PBN 2.1's example and every
+#: program seen writes them; a header naming them in another order is followed.
+_ORT_COLUMNS = ("declarer", "denomination", "result")
 
-    :returns: ``{(strain, seat): tricks}``.
-    :raises PBNError: for a line that is not ``<seat> <strain> <tricks>``.
+
+def _optimum_result_columns(header: str | None) -> tuple[int, int, int, int]:
+    """Where declarer, denomination and result stand in a line of an
+    ``OptimumResultTable`` whose tag value is ``header`` (PBN 2.1, section 5.3: column
+    names separated by ``;``, each perhaps with a ``+``/``-`` sort order before it and a
+    ``\\`` format after it), and how many columns a line has.
+
+    :raises PBNError: for a header that names a column twice or lacks one of the three.
     """
+    if header is None or not header.strip():
+        return 0, 1, 2, 3
+    names = [field.split("\\", 1)[0].strip().lstrip("+-").strip().casefold()
+             for field in header.split(";")]
+    where = []
+    for column in _ORT_COLUMNS:
+        if names.count(column) != 1:
+            raise PBNError(f"OptimumResultTable header {header[:80]!r} "
+                           f"{'names' if names.count(column) else 'lacks'} the column "
+                           f"{column.capitalize()}{' twice' if names.count(column) else ''}")
+        where.append(names.index(column))
+    return where[0], where[1], where[2], len(names)
+
+
+def parse_optimum_result_table(lines: Sequence[str], header: str | None = None
+                               ) -> dict[tuple[Strain, Seat], int]:
+    """Read the section lines of an ``OptimumResultTable`` (declarer, denomination,
+    result per line, or in the order the tag's value ``header`` names them, e.g.
+    ``"Denomination;Declarer;Result"``; comments and blank lines skipped).
+
+    :param header: the tag's value (PBN 2.1, section 5.3); ``None`` or empty: the usual
+        order ``Declarer;Denomination;Result``.
+    :returns: ``{(strain, seat): tricks}``.
+    :raises PBNError: for a header without those three columns, or a line that does not
+        hold a seat, a strain and a trick count in its columns.
+    """
+    i_seat, i_strain, i_result, width = _optimum_result_columns(header)
     out = {}
     for line in lines:
         text = line.split(";", 1)[0].strip()
         if not text or text.startswith("{"):
             continue
         parts = text.split()
+        tricks = parts[i_result] if len(parts) == width else ""
         # ASCII digits, at most two besides leading zeros (str.isdigit takes '²', which
         # int refuses, and int refuses thousands of digits)
-        if len(parts) != 3 or not (parts[2].isascii() and parts[2].isdigit()) \
-                or len(parts[2].lstrip("0")) > 2:
+        if not (tricks.isascii() and tricks.isdigit()) or len(tricks.lstrip("0")) > 2:
             raise PBNError(f"bad OptimumResultTable line {line!r}")
         try:
-            seat = Seat.from_str(parts[0])
-            strain = Strain.from_str(parts[1])
+            seat = Seat.from_str(parts[i_seat])
+            strain = Strain.from_str(parts[i_strain])
         except InvalidNotationError:
             raise PBNError(f"bad OptimumResultTable line {line!r}") from None
-        out[(strain, seat)] = int(parts[2])
+        out[(strain, seat)] = int(tricks)
     return out
 
 
@@ -292,7 +325,7 @@ def compare_analysis_tags(game: PBNGame, table: Any, par_result: Any) -> list[st
     if t is not None and t.section_view():
         compared = True
         try:
-            theirs_table = parse_optimum_result_table(t.section)
+            theirs_table = parse_optimum_result_table(t.section, t.value)
             compare_tricks("OptimumResultTable", theirs_table)
             if len(theirs_table) < 20:
                 mismatches.append(f"OptimumResultTable lists {len(theirs_table)} of the 20 "
