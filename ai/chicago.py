@@ -61,6 +61,7 @@ __all__ = [
     "SavedGameError",
     "check_save_path",
     "chicago_deal",
+    "lock_saved_game",
     "read_json",
     "write_json_atomic",
 ]
@@ -132,6 +133,40 @@ def check_save_path(path) -> None:
     problem = output_file_problem(os.fspath(path))
     if problem is not None:
         raise SavePathError(problem)
+
+
+def lock_saved_game(path):
+    """Claim the saved game at ``path`` for this process: an exclusive lock (``flock``) on
+    the file ``<path>.lock`` beside it (created if missing, left in place), held until the
+    returned file object is closed or the process ends, however it ends.  Two games played
+    on one file would each overwrite the other's saves, and the second would resume
+    boards the first is playing.  The lock is taken on the file a symbolic link points to,
+    so two links to one game share it.  Where ``fcntl`` does not exist (Windows) nothing is
+    locked and ``None`` is returned.
+
+    :returns: the open lock file (keep it open while the game is played), or ``None``.
+    :raises SavedGameError: if another process holds the lock (the message names the file).
+    :raises SavePathError: if the lock file cannot be created or opened (e.g. the folder
+        is not writable), naming it and the reason.
+    """
+    try:
+        import fcntl
+    except ImportError:         # pragma: no cover - Windows
+        return None
+    lock_path = os.path.realpath(os.fspath(path)) + ".lock"
+    try:
+        fh = open(lock_path, "a+b")
+    except OSError as exc:
+        raise SavePathError(f"{lock_path}: the saved game's lock file cannot be opened "
+                            f"({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise SavedGameError(f"{path} is in use by another game (another ddsolver-play is "
+                             f"playing it): finish or leave that one first, or give --save "
+                             f"another file") from None
+    return fh
 
 
 def _check_save_file(path: str, st, size: Optional[int] = None) -> None:

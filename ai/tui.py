@@ -39,6 +39,7 @@ from ai.chicago import (
     check_save_path,
     close_table,
     computer_table,
+    lock_saved_game,
 )
 from ai.daily import (
     DailyBoards,
@@ -751,12 +752,15 @@ def _ask_name(screen: Screen) -> Optional[str]:
 
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               new: bool, screen: Screen, leaderboard=None, date=None,
-              keep_foreign: bool = False) -> Optional[BoardSeries]:
+              keep_foreign: bool = False, given=()) -> Optional[BoardSeries]:
     """The game to play: the saved one when the human wants to resume it, else a new one
     (saved to ``save``).  ``None`` when the human declines to play.
 
     :raises LeaderboardError: for a ``name`` that is not 1 to 40 printable characters
         (checked first, before anything is read or asked).
+    :param given: the options among ``"level"`` and ``"seed"`` that the human gave: when
+        a saved Chicago match is offered for resuming and differs from them, the question
+        says so (they apply to a new match only; the saved one keeps its own).
     :param keep_foreign: refuse (rather than replace) a ``save`` file that is not a
         ddsolver saved game, even with ``new``: for a file the human named (``--save``),
         which may be a hand record or anything else.
@@ -830,8 +834,20 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
                                             "level": "medium"}, path=save)
     if isinstance(saved, ChicagoMatch):
         ns, ew = saved.totals
+        saved_level = saved.settings.get("level")
+        saved_level = saved_level if saved_level in LEVELS else "medium"
+        unused = []
+        if "level" in given and level != saved_level:
+            unused.append(f"--level {level}")
+        if "seed" in given and seed != saved.seed:
+            unused.append(f"--seed {seed}")
+        if unused:
+            screen.say(f"The saved match is played against {saved_level} computers"
+                       f"{'' if 'seed' not in given else f' with seed {saved.seed}'}: "
+                       f"{' and '.join(unused)} apply to a new match (answer n, or give "
+                       f"--new).")
         if _ask_yes(screen, f"Resume the saved Chicago match (board {saved.board_number} "
-                            f"of 4, N-S {ns}, E-W {ew})?", True):
+                            f"of 4, N-S {ns}, E-W {ew}, {saved_level} computers)?", True):
             return saved
     return ChicagoMatch(seed, settings={"level": level}, path=save)
 
@@ -912,9 +928,16 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
         except OSError as exc:
             raise click.ClickException(f"cannot create the folder {os.path.dirname(save)}: "
                                        f"{exc.strerror or exc}") from None
+    given = [option for option in ("level", "seed")
+             if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT]
     try:
+        # held while the game is played: two games on one file would overwrite each other
+        lock = lock_saved_game(save)
+        if lock is not None:
+            ctx.call_on_close(lock.close)
         game = open_game(daily=daily, level=level, seed=seed, save=save, name=name,
-                         new=new, screen=screen, leaderboard=leaderboard, keep_foreign=named)
+                         new=new, screen=screen, leaderboard=leaderboard, keep_foreign=named,
+                         given=given)
     except SavedGameError as exc:
         raise click.BadParameter(str(exc), param_hint="'--save'") from None
     except (QuitGame, KeyboardInterrupt):

@@ -873,3 +873,64 @@ def test_a_number_the_prompt_cannot_read_gets_a_message_not_a_traceback(tmp_path
     assert "'٣' is neither a call nor a call number." in said[3]
     claims = [s for s, p, _ in d.screens if p.startswith("Card from")]
     assert sum("Claim how many of the 13 remaining tricks?" in s for s in claims) == 2
+
+
+def test_a_saved_game_in_use_by_another_game_is_refused(tmp_path):
+    """Two ddsolver-play on one --save file each overwrote the other's saves (and the
+    second resumed the boards the first was playing): the file is locked while a game is
+    played, and a second game on it is refused with status 2 before anything is asked."""
+    from click.testing import CliRunner
+
+    from ai.chicago import lock_saved_game
+    from ai.tui import main
+
+    save = tmp_path / "game.json"
+    ChicagoMatch(seed=1, settings={"level": "easy"}, path=save).save()
+    before = save.read_bytes()
+    held = lock_saved_game(save)            # the first game, still playing
+    try:
+        run = CliRunner().invoke(main, ["--save", str(save), "--threads", "1"], input="y\n")
+        assert run.exit_code == 2, run.output
+        assert "game.json is in use by another game" in run.output, run.output
+        assert "Resume" not in run.output and save.read_bytes() == before
+        # a symbolic link to the same game shares the lock
+        link = tmp_path / "link.json"
+        link.symlink_to(save)
+        run = CliRunner().invoke(main, ["--save", str(link), "--threads", "1"], input="")
+        assert run.exit_code == 2 and "in use by another game" in run.output, run.output
+    finally:
+        held.close()
+    # once the first game has ended, the file is the second's
+    run = CliRunner().invoke(main, ["--save", str(save), "--threads", "1"], input="q\n")
+    assert "in use" not in run.output and "Resume the saved Chicago match" in run.output
+    # and a lock held by a process that died is gone with it
+    code = (f"from ai.chicago import lock_saved_game; import os; "
+            f"h = lock_saved_game({str(save)!r}); os._exit(0)")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    lock_saved_game(save).close()
+
+
+def test_level_and_seed_given_for_a_saved_match_are_said_to_apply_to_a_new_one(tmp_path):
+    """--level and --seed were ignored without a word when the saved match was resumed
+    (its own level and deals kept): the question now says so, and the level played."""
+    save = str(tmp_path / "game.json")
+    ChicagoMatch(seed=7, settings={"level": "hard"}, path=save).save()
+    driver = Driver(["y"])
+    game = open_game(daily=False, level="easy", seed=5, save=save, name=None,
+                     new=False, screen=driver.screen(), given=("level", "seed"))
+    assert isinstance(game, ChicagoMatch) and game.seed == 7
+    text, prompt, _ = driver.screens[0]
+    assert "The saved match is played against hard computers with seed 7: --level " \
+           "easy and --seed 5 apply to a new match (answer n, or give --new)." in text
+    assert prompt.startswith("Resume the saved Chicago match (board 1 of 4, N-S 0, "
+                             "E-W 0, hard computers)?"), prompt
+    # the same options, or none given: nothing to say
+    for level, seed, given in (("hard", 7, ("level", "seed")), ("easy", 5, ())):
+        driver = Driver(["y"])
+        open_game(daily=False, level=level, seed=seed, save=save, name=None, new=False,
+                  screen=driver.screen(), given=given)
+        assert "apply to a new match" not in driver.screens[0][0]
+    # answering no starts the new match with them
+    game = open_game(daily=False, level="easy", seed=5, save=save, name=None,
+                     new=False, screen=Driver(["n"]).screen(), given=("level", "seed"))
+    assert game.seed == 5 and game.settings["level"] == "easy"
