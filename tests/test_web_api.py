@@ -651,3 +651,137 @@ def test_a_day_finished_just_before_a_kill_is_recorded_after_the_restart(tmp_pat
         assert again["daily"]["recorded"] is True and again["daily"]["reason"] is None
         assert sorted(e["name"] for e in c.get("/web/api/leaderboard").json()["entries"]) \
             == ["Ann", "Bob"]
+
+
+def _played(state) -> int:
+    """The cards played on the board in progress."""
+    if state["phase"] != "play":
+        return 0
+    return 4 * (state["tricks"]["NS"] + state["tricks"]["EW"]) + len(state["trick"])
+
+
+def _into_the_play(c, state, cards=6):
+    """Play a match (South bids 1NT once, then passes) until ``cards`` cards of the board
+    are played and the human is due: a match with calls and cards to lose."""
+    mid = state["id"]
+
+    def choose(s):
+        bid = any(a["seat"] == "S" and a["call"] != "Pass" for a in s["auction"])
+        return "1NT" if not bid and "1NT" in s["legal_calls"] else "Pass"
+
+    for _ in range(200):
+        if state["phase"] == "play" and _played(state) >= cards and state["your_turn"]:
+            return state
+        r = _step(c, mid, state, choose)
+        assert r.status_code == 200, r.text
+        state = r.json()
+    raise AssertionError("the play was not reached")
+
+
+def test_a_full_store_drops_the_least_recently_used_match_from_memory_and_loses_nothing(
+        tmp_path):
+    """With a data directory, a new match beyond ``max_tables`` was refused 503 'busy'
+    until matches expired (a day): one client's 500 new matches shut everyone out.  The
+    least recently used match is dropped from memory instead; its file stays, and the next
+    request reads it back with every call and card made."""
+    with _client(tmp_path, max_tables=3) as c:
+        store = c.app.state.web_store
+        first = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = first["id"]
+        state = _into_the_play(c, first)
+        before = _snapshot(c, mid)
+        assert _same(before, state) and _played(before) >= 6 and len(before["auction"]) >= 4
+        others = []
+        for _ in range(5):        # past max_tables: each new match drops the oldest one
+            r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+            assert r.status_code == 200, r.text
+            others.append(r.json()["id"])
+        assert len(store._tables) <= 3 and mid not in store._tables
+        assert (tmp_path / "data" / "matches" / f"{mid}.json").is_file()
+        after = _snapshot(c, mid)           # read back from its file
+        assert _same(after, before)
+        assert mid in store._tables and len(store._tables) <= 3
+        r = c.post(f"/web/api/matches/{mid}/card",
+                   json={"seat": after["to_act"], "card": after["legal_cards"][0]})
+        assert r.status_code == 200, r.text
+        now = r.json()
+        assert now["auction"] == before["auction"] and now["contract"] == before["contract"]
+        assert _played(now) > _played(before) or now["phase"] != "play"
+        # the matches dropped later are whole too: every one answers
+        for other in others:
+            assert c.get(f"/web/api/matches/{other}").status_code == 200
+
+
+def test_a_match_dropped_from_memory_keeps_the_time_it_was_last_used(tmp_path):
+    """A match read (GET) lately but last saved more than a ttl ago must not expire when it
+    is dropped from memory: its file's time is brought up to its last use."""
+    with _client(tmp_path, max_tables=1, ttl=3600) as c:
+        store = c.app.state.web_store
+        mid = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()["id"]
+        path = tmp_path / "data" / "matches" / f"{mid}.json"
+        old = time.time() - 7200
+        os.utime(path, (old, old))          # saved two hours ago, read just now
+        assert c.get(f"/web/api/matches/{mid}").status_code == 200
+        assert c.post("/web/api/matches",
+                      json={"mode": "chicago", "level": "easy"}).status_code == 200
+        assert mid not in store._tables
+        assert time.time() - path.stat().st_mtime < 600
+        assert c.get(f"/web/api/matches/{mid}").status_code == 200
+
+
+def test_a_request_on_a_match_dropped_meanwhile_acts_on_the_match_read_back(
+        tmp_path, monkeypatch):
+    """A request that found its match just before a new match dropped it from memory, and
+    another request that read it back meanwhile and changed it: the first request must act
+    on the match as read back (one match, one lock), not on the dropped copy, else the
+    second request's call is lost when the first saves."""
+    with _client(tmp_path, max_tables=1) as c:
+        store = c.app.state.web_store
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        assert state["your_turn"]
+        bid = next(x for x in state["legal_calls"] if x != "Pass")
+        real_get = store.get
+        meanwhile = []
+
+        def get_then_drop(table_id):
+            table = real_get(table_id)
+            if not meanwhile:
+                meanwhile.append(store.new_chicago("easy"))      # drops ``mid`` from memory
+                assert table_id not in store._tables
+                other = real_get(table_id)                       # another request reads it
+                assert other is not table
+                with other.lock:
+                    other.call(bid)                              # ... and bids
+                meanwhile.append(len(other.series.progress.calls))
+            return table
+
+        monkeypatch.setattr(store, "get", get_then_drop)
+        r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+        monkeypatch.setattr(store, "get", real_get)
+        after = _snapshot(c, mid)
+        made = [a for a in after["auction"] if a["seat"] == "S"]
+        assert made and made[0]["call"] == bid, after["auction"]       # the bid is kept
+        store.forget(mid)
+        assert _same(_snapshot(c, mid), after)             # ... in the file too: one match
+        if r.status_code == 200:
+            assert len(after["auction"]) > meanwhile[1]
+        else:
+            assert r.json()["error"]["code"] in ("out_of_turn", "not_auction"), r.text
+
+
+def test_a_store_in_memory_only_still_refuses_a_match_beyond_max_tables(tmp_path):
+    """Without a data directory a match dropped from memory would be lost: a new match
+    beyond ``max_tables`` is refused (503 'busy') and the matches held play on."""
+    app = create_web_app(data_dir=None, leaderboard=str(tmp_path / "lb.sqlite3"),
+                         computer_settings=FAST, deal_seed="mem", max_tables=2)
+    with TestClient(app) as c:
+        ids = [c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()["id"]
+               for _ in range(2)]
+        r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+        assert "at most 2" in r.json()["error"]["message"]
+        for mid in ids:
+            s = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+            assert s.status_code == 200, s.text
+        assert set(app.state.web_store._tables) == set(ids)

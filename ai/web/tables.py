@@ -17,7 +17,9 @@ and every card played; all four hands only when the board is over.  The computer
 :class:`~ai.players.SeatView` from :func:`ai.game.play_board`.
 
 Tables not used for :attr:`MatchStore.ttl` seconds expire: they are dropped from memory
-and their file is deleted.
+and their file is deleted.  The server holds at most :attr:`MatchStore.max_tables` tables in
+memory; beyond that the least recently used one not in use is dropped from memory only (its
+file stays and is read back by its next request).
 """
 
 from __future__ import annotations
@@ -521,14 +523,30 @@ def _event(event: TableEvent) -> dict:
 class MatchStore:
     """The tables of one server, keyed by id, saved under ``directory``.
 
+    With a directory every match is in its file (``<id>.json``, written when the match is
+    created and after every call, card and board), so the store holds in memory at most
+    ``max_tables`` tables: a new match, or a match read back from its file, beyond that
+    drops from memory the least recently used table that no request is using (its
+    :attr:`WebTable.lock` free).  Its file stays, and the next request on it reads it back
+    (:meth:`get`) as after a restart: nothing played is lost.  A store in memory only
+    (``directory`` ``None``) cannot drop a match without losing it: it refuses a new match
+    beyond ``max_tables`` instead.
+
+    A request that changes a table takes its lock, then checks :meth:`holds` (the table may
+    have been dropped from memory between :meth:`get` and the lock; it then asks
+    :meth:`get` again, which reads the match back).
+
     :param directory: where each table's game is saved (``<id>.json``), or ``None`` to keep
         them in memory only.
-    :param ttl: seconds after which an unused table expires.
-    :param max_tables: tables kept at once (a new one beyond is refused: 503).
+    :param ttl: seconds after which an unused table expires (from memory, and its file).
+    :param max_tables: tables held in memory at once (at least 1).  Beyond it, a store with
+        a directory drops the least recently used table not in use from memory; a store in
+        memory only refuses a new match (:class:`WebError` ``busy``, 503).
     :param computer_settings: overrides of every computer's settings.
     :param leaderboard: the leaderboard file.
     :param deal_seed: seeds the Chicago deals (tests, screenshots): the n-th match gets
         ``f"{deal_seed}:{n}"``; ``None`` draws fresh ones.
+    :raises ValueError: for ``max_tables`` below 1.
     """
 
     def __init__(self, directory=None, *, ttl: float = 24 * 3600, max_tables: int = 500,
@@ -539,6 +557,8 @@ class MatchStore:
             os.makedirs(self.directory, exist_ok=True)
         self.ttl = float(ttl)
         self.max_tables = int(max_tables)
+        if self.max_tables < 1:
+            raise ValueError(f"max_tables must be at least 1, not {max_tables!r}")
         self.computer_settings = dict(computer_settings or {})
         self.leaderboard = leaderboard
         self.deal_seed = deal_seed
@@ -554,27 +574,116 @@ class MatchStore:
     def _new_id(self) -> str:
         return secrets.token_urlsafe(18)
 
-    def _add(self, series: BoardSeries, table_id: str, level: str) -> WebTable:
+    def _add(self, series: BoardSeries, table_id: str, level: str, *,
+             hold: bool = False) -> WebTable:
         """Hold a table for ``series``; if a table with that id was added meanwhile (two
         requests reading back one saved match at once), that one is kept and returned, so
-        that every request on an id shares one table and its lock."""
+        that every request on an id shares one table and its lock.  Beyond
+        :attr:`max_tables`, a store with a directory drops the least recently used tables
+        not in use from memory (:meth:`_drop_unused`).  With ``hold`` the table is added
+        with its lock taken (a new match, until its file is written).
+
+        :raises WebError: ``busy`` (503) for a store in memory only that holds
+            :attr:`max_tables` tables.
+        """
         table = WebTable(series, table_id, level=level,
                          computer_settings=self.computer_settings,
                          leaderboard=self.leaderboard)
+        if hold:
+            table.lock.acquire()
         with self._lock:
-            return self._tables.setdefault(table_id, table)
+            have = self._tables.get(table_id)
+            if have is not None:
+                if hold:         # a new match's id taken: never (144 random bits)
+                    table.lock.release()
+                    raise RuntimeError(f"match id {table_id} is taken")
+                return have
+            if self.directory is None:
+                self._check_room()
+            else:
+                self._drop_unused(self.max_tables - 1)
+            self._tables[table_id] = table
+            return table
+
+    def _check_room(self) -> None:
+        """Refuse a new table in a full store in memory only (called with the store's
+        lock held).
+
+        :raises WebError: ``busy`` (503).
+        """
+        if len(self._tables) >= self.max_tables:
+            raise WebError("busy", f"the server holds {len(self._tables)} matches (at "
+                                   f"most {self.max_tables}); try again later", 503)
+
+    def _drop_unused(self, keep: int) -> None:
+        """Drop from memory the least recently used tables whose lock is free until at
+        most ``keep`` remain (fewer are dropped when the others are in use).  Called with
+        the store's lock held, for a store with a directory: a table is dropped only when
+        its file is there (and that file's time is brought up to the table's last use, so
+        that it expires when the table would have); its next request reads it back."""
+        excess = len(self._tables) - keep
+        if excess <= 0:
+            return
+        for table in sorted(self._tables.values(), key=lambda t: t.last_used):
+            if excess <= 0:
+                break
+            if table.lock.locked():
+                continue
+            path = self._path(table.id)
+            try:
+                if os.stat(path).st_mtime < table.last_used:
+                    os.utime(path, (table.last_used, table.last_used))
+            except OSError:
+                continue          # no file to read it back from: kept
+            del self._tables[table.id]
+            excess -= 1
+
+    def holds(self, table: WebTable) -> bool:
+        """Whether ``table`` is still the table held for its id.  A request that changes a
+        table checks this once it has the table's lock: a table dropped from memory,
+        expired or forgotten (:meth:`forget`) meanwhile must not be changed (the match
+        would fork); the request asks :meth:`get` again."""
+        with self._lock:
+            return self._tables.get(table.id) is table
 
     def _room(self) -> None:
+        """Sweep; refuse a new match in a full store in memory only.
+
+        :raises WebError: ``busy`` (503).
+        """
         self.sweep()
-        with self._lock:
-            if len(self._tables) >= self.max_tables:
-                raise WebError("busy", f"the server holds {len(self._tables)} matches (at "
-                                       f"most {self.max_tables}); try again later", 503)
+        if self.directory is None:
+            with self._lock:
+                self._check_room()
+
+    def _create(self, series: BoardSeries, table_id: str, level: str) -> WebTable:
+        """Hold the new match ``series`` and write its file (a store with a directory), so
+        that it can be dropped from memory and read back from its first request on.
+
+        :raises WebError: ``storage`` (503) when the file cannot be written (nothing is
+            kept); ``busy`` (503) as :meth:`_add`.
+        """
+        if self.directory is None:
+            return self._add(series, table_id, level)
+        table = self._add(series, table_id, level, hold=True)
+        try:
+            series.save()
+        except OSError as exc:
+            with self._lock:
+                if self._tables.get(table_id) is table:
+                    del self._tables[table_id]
+            _unlink(self._path(table_id))
+            raise storage_error(exc) from None
+        finally:
+            table.lock.release()
+        return table
 
     def new_chicago(self, level: str) -> WebTable:
-        """A new Chicago match against computers of ``level``.
+        """A new Chicago match against computers of ``level`` (its file written).
 
-        :raises WebError: for an unknown level, or when the server is full.
+        :raises WebError: ``bad_level`` (422) for an unknown level; ``busy`` (503) when
+            a store in memory only is full; ``storage`` (503) when the match cannot be
+            saved.
         """
         if level not in LEVELS:
             raise WebError("bad_level", f"unknown level {str(level)[:20]!r}: one of "
@@ -588,13 +697,15 @@ class MatchStore:
                 self._count += 1
         series = ChicagoMatch(seed, settings={"level": level, "web": True},
                               path=self._path(table_id))
-        return self._add(series, table_id, level)
+        return self._create(series, table_id, level)
 
     def new_daily(self, name, practice: bool = False) -> WebTable:
-        """Today's boards for ``name`` against medium computers.
+        """Today's boards for ``name`` against medium computers (the file written).
 
-        :raises WebError: a bad name, a name with an entry today (unless ``practice``),
-            an unusable leaderboard, or a full server.
+        :raises WebError: ``bad_name`` (422) for a bad name, ``already_played`` (409) for
+            a name with an entry today (unless ``practice``), ``leaderboard`` (503) for an
+            unusable leaderboard, ``busy`` (503) when a store in memory only is full,
+            ``storage`` (503) when the match cannot be saved.
         """
         try:
             name = _check_name(name)
@@ -616,12 +727,14 @@ class MatchStore:
         series = DailyBoards(today, settings={"name": name, "practice": bool(practice),
                                               "level": "medium", "web": True},
                              path=self._path(table_id))
-        return self._add(series, table_id, "medium")
+        return self._create(series, table_id, "medium")
 
     def get(self, table_id) -> WebTable:
-        """The table with ``table_id`` (read back from its file after a restart).
+        """The table with ``table_id`` (read back from its file after a restart, or after
+        it was dropped from memory to make room: :meth:`_add`).
 
-        :raises WebError: 404 for an id that is malformed, unknown or expired.
+        :raises WebError: ``unknown_match`` (404) for an id that is malformed, unknown or
+            expired, or whose file cannot be read.
         """
         if not isinstance(table_id, str) or not _ID_RE.match(table_id):
             raise WebError("unknown_match", "no such match (a match id is 16 to 64 "
@@ -696,6 +809,14 @@ class MatchStore:
                     except OSError:
                         pass
         return dropped
+
+
+def storage_error(exc: OSError) -> WebError:
+    """The refusal of a change that cannot be saved (``storage``, 503): the reason only
+    (``strerror``), never the server's paths."""
+    return WebError("storage", f"the match cannot be saved now "
+                               f"({exc.strerror or 'the server cannot write it'}); try "
+                               f"again later", 503)
 
 
 def _unlink(path: str) -> None:
