@@ -785,3 +785,83 @@ def test_a_store_in_memory_only_still_refuses_a_match_beyond_max_tables(tmp_path
             s = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
             assert s.status_code == 200, s.text
         assert set(app.state.web_store._tables) == set(ids)
+
+
+def _new(c):
+    return c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+
+
+def test_the_saved_matches_are_bounded_by_max_saved(tmp_path):
+    """Matches dropped from memory stay on disk: without a bound one client's new matches
+    filled the disk.  Beyond ``max_saved`` files a new match is refused (503 'busy',
+    saying why) after a sweep of the expired ones; the matches kept play on."""
+    matches = tmp_path / "data" / "matches"
+    with _client(tmp_path, max_tables=2, max_saved=3, ttl=3600) as c:
+        store = c.app.state.web_store
+        store.scan_interval = 0                 # a sweep of the files before every match
+        ids = [_new(c).json()["id"] for _ in range(3)]
+        r = _new(c)
+        assert r.status_code == 503, r.text
+        err = r.json()["error"]
+        assert err["code"] == "busy" and "3 saved matches (at most 3)" in err["message"]
+        assert str(tmp_path) not in err["message"]
+        assert sorted(p.stem for p in matches.glob("*.json")) == sorted(ids)
+        for mid in ids:                          # held in memory or read back
+            r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+            assert r.status_code == 200, r.text
+        # one match expires (its file two hours old, dropped from memory): room again
+        old = time.time() - 7200
+        store.forget(ids[0])
+        os.utime(matches / f"{ids[0]}.json", (old, old))
+        r = _new(c)
+        assert r.status_code == 200, r.text
+        assert not (matches / f"{ids[0]}.json").exists()
+        assert len(list(matches.glob("*.json"))) == 3
+        # one held in memory expires: the sweep deletes its file, and counts it
+        assert ids[2] in store._tables          # used last (max_tables 2)
+        store._tables[ids[2]].last_used -= 7200
+        assert _new(c).status_code == 200
+        assert not (matches / f"{ids[2]}.json").exists()
+        assert _new(c).status_code == 503
+
+
+def test_the_saved_matches_are_counted_across_a_restart_and_by_the_sweep(tmp_path):
+    """The files of a previous run count; a file deleted by hand is noticed at the next
+    sweep of the directory (at most every ``scan_interval`` seconds, not at every match)."""
+    with _client(tmp_path, max_saved=2) as c:
+        ids = [_new(c).json()["id"] for _ in range(2)]
+    with _client(tmp_path, max_saved=2) as c:
+        store = c.app.state.web_store
+        assert _new(c).status_code == 503
+        os.unlink(tmp_path / "data" / "matches" / f"{ids[0]}.json")
+        assert _new(c).status_code == 503       # swept less than a minute ago
+        store.scan_interval = 0
+        assert _new(c).status_code == 200
+        assert _new(c).status_code == 503
+
+
+def test_the_data_directory_is_not_listed_for_every_new_match(tmp_path, monkeypatch):
+    """The sweep before every new match listed the whole directory (up to ``max_saved``
+    files, each one's time read): a cost on every request.  The files are counted when
+    made and deleted; the directory is listed at most every ``scan_interval`` seconds."""
+    listed = []
+    real = os.listdir
+
+    def counting(path="."):
+        if os.fspath(path).endswith("matches"):
+            listed.append(path)
+        return real(path)
+
+    monkeypatch.setattr(os, "listdir", counting)
+    with _client(tmp_path) as c:
+        for _ in range(5):
+            assert _new(c).status_code == 200
+    assert len(listed) <= 2, listed          # counted at the start, swept once
+
+
+def test_max_tables_and_max_saved_are_checked(tmp_path):
+    from ai.web.tables import MatchStore
+
+    for bad in ({"max_tables": 0}, {"max_saved": 0}, {"max_saved": -5}):
+        with pytest.raises(ValueError, match="at least 1"):
+            MatchStore(tmp_path, **bad)

@@ -87,7 +87,8 @@ def _page_msgids() -> tuple:
 
 
 def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=None,
-                   ttl: float = 24 * 3600, max_tables: int = 500, max_steps: int = 2,
+                   ttl: float = 24 * 3600, max_tables: int = 500, max_saved: int = 20_000,
+                   max_steps: int = 2,
                    computer_settings: Optional[dict] = None, deal_seed=None,
                    **api_options) -> FastAPI:
     """The page's routes and files mounted on ``app`` (default: a new
@@ -98,20 +99,27 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
     :param leaderboard: the boards-of-the-day leaderboard file (default
         :func:`ai.daily.default_leaderboard_path`, the terminal game's).
     :param ttl: seconds after which an unused match expires.
-    :param max_tables: matches held at once.
+    :param max_tables: matches held in memory at once (at least 1).  Beyond it, with a
+        ``data_dir``, the least recently used match not in use is dropped from memory (its
+        file stays and is read back by its next request); in memory only a new match is
+        refused (503 ``busy``).
+    :param max_saved: matches saved in ``data_dir`` at once (``<id>.json`` files; at least
+        1).  Beyond it a new match is refused (503 ``busy``) until matches expire.
     :param max_steps: matches whose computers think at once (others wait their turn).
     :param computer_settings: overrides of every computer's settings (e.g. ``threads=1``;
         the tests give tiny budgets).
     :param deal_seed: seeds the Chicago deals (reproducible pages for tests and
         screenshots), or ``None``.
     :returns: the app.
+    :raises ValueError: for ``max_tables`` or ``max_saved`` below 1.
     """
     if app is None:
         from ai.protocols.http import create_app
         app = create_app(**api_options)
     store = MatchStore(None if data_dir is None else os.path.join(os.fspath(data_dir),
                                                                    "matches"),
-                       ttl=ttl, max_tables=max_tables, computer_settings=computer_settings,
+                       ttl=ttl, max_tables=max_tables, max_saved=max_saved,
+                       computer_settings=computer_settings,
                        leaderboard=leaderboard, deal_seed=deal_seed)
     app.state.web_store = store
     steps = asyncio.Semaphore(max_steps)

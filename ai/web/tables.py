@@ -532,6 +532,13 @@ class MatchStore:
     (``directory`` ``None``) cannot drop a match without losing it: it refuses a new match
     beyond ``max_tables`` instead.
 
+    The files are bounded too: a store with a directory keeps at most ``max_saved`` saved
+    matches (``<id>.json``); beyond it a new match is refused (:class:`WebError` ``busy``,
+    503) until matches expire.  The files are counted as they are made and deleted, and
+    recounted by every sweep of the directory (:meth:`sweep`), which lists it at most once
+    every ``scan_interval`` seconds before a new match (not at every request: the directory
+    may hold ``max_saved`` files).
+
     A request that changes a table takes its lock, then checks :meth:`holds` (the table may
     have been dropped from memory between :meth:`get` and the lock; it then asks
     :meth:`get` again, which reads the match back).
@@ -542,14 +549,23 @@ class MatchStore:
     :param max_tables: tables held in memory at once (at least 1).  Beyond it, a store with
         a directory drops the least recently used table not in use from memory; a store in
         memory only refuses a new match (:class:`WebError` ``busy``, 503).
+    :param max_saved: saved matches (``<id>.json`` files in ``directory``) kept at once
+        (at least 1; default 20,000: a whole four-board match is under 10 kB, so some
+        200 MB on disk at most).  Beyond it a new match is refused (:class:`WebError`
+        ``busy``, 503), after a sweep of the expired ones when one is due.  Ignored in
+        memory only.
+    :param scan_interval: seconds between two sweeps of the directory's files before a
+        new match (default 60; 0: before every new match).  Expired tables held in memory
+        are swept before every new match.
     :param computer_settings: overrides of every computer's settings.
     :param leaderboard: the leaderboard file.
     :param deal_seed: seeds the Chicago deals (tests, screenshots): the n-th match gets
         ``f"{deal_seed}:{n}"``; ``None`` draws fresh ones.
-    :raises ValueError: for ``max_tables`` below 1.
+    :raises ValueError: for ``max_tables`` or ``max_saved`` below 1.
     """
 
     def __init__(self, directory=None, *, ttl: float = 24 * 3600, max_tables: int = 500,
+                 max_saved: int = 20_000, scan_interval: float = 60.0,
                  computer_settings: Optional[dict] = None, leaderboard=None,
                  deal_seed=None):
         self.directory = None if directory is None else os.fspath(directory)
@@ -559,12 +575,21 @@ class MatchStore:
         self.max_tables = int(max_tables)
         if self.max_tables < 1:
             raise ValueError(f"max_tables must be at least 1, not {max_tables!r}")
+        self.max_saved = int(max_saved)
+        if self.max_saved < 1:
+            raise ValueError(f"max_saved must be at least 1, not {max_saved!r}")
+        self.scan_interval = float(scan_interval)
         self.computer_settings = dict(computer_settings or {})
         self.leaderboard = leaderboard
         self.deal_seed = deal_seed
         self._tables: Dict[str, WebTable] = {}
         self._lock = threading.Lock()
         self._count = 0
+        # the <id>.json files in the directory: counted by the first sweep of the
+        # directory (before the first new match), then kept as files are made and deleted
+        self._saved = 0
+        self._made = 0                       # files made (a sweep adds those made meanwhile)
+        self._scanned = float("-inf")        # when the directory was last swept
 
     def _path(self, table_id: str) -> Optional[str]:
         if self.directory is None:
@@ -583,8 +608,12 @@ class MatchStore:
         not in use from memory (:meth:`_drop_unused`).  With ``hold`` the table is added
         with its lock taken (a new match, until its file is written).
 
+        A new match (``hold``) in a store with a directory is counted as a saved match (its
+        file is written next: :meth:`_create`).
+
         :raises WebError: ``busy`` (503) for a store in memory only that holds
-            :attr:`max_tables` tables.
+            :attr:`max_tables` tables, or a new match when the directory holds
+            :attr:`max_saved` matches.
         """
         table = WebTable(series, table_id, level=level,
                          computer_settings=self.computer_settings,
@@ -601,6 +630,10 @@ class MatchStore:
             if self.directory is None:
                 self._check_room()
             else:
+                if hold:
+                    self._check_saved()
+                    self._saved += 1
+                    self._made += 1
                 self._drop_unused(self.max_tables - 1)
             self._tables[table_id] = table
             return table
@@ -614,6 +647,17 @@ class MatchStore:
         if len(self._tables) >= self.max_tables:
             raise WebError("busy", f"the server holds {len(self._tables)} matches (at "
                                    f"most {self.max_tables}); try again later", 503)
+
+    def _check_saved(self) -> None:
+        """Refuse a new match when the directory holds :attr:`max_saved` matches (called
+        with the store's lock held).
+
+        :raises WebError: ``busy`` (503).
+        """
+        if self._saved >= self.max_saved:
+            raise WebError("busy", f"the server keeps {self._saved} saved matches (at most "
+                                   f"{self.max_saved}); try again later, when unused ones "
+                                   f"have expired", 503)
 
     def _drop_unused(self, keep: int) -> None:
         """Drop from memory the least recently used tables whose lock is free until at
@@ -647,14 +691,18 @@ class MatchStore:
             return self._tables.get(table.id) is table
 
     def _room(self) -> None:
-        """Sweep; refuse a new match in a full store in memory only.
+        """Sweep the expired tables (and the directory's files when a sweep of them is due:
+        :attr:`scan_interval`); refuse a new match in a full store.
 
-        :raises WebError: ``busy`` (503).
+        :raises WebError: ``busy`` (503) for a store in memory only holding
+            :attr:`max_tables` tables, or a directory holding :attr:`max_saved` matches.
         """
-        self.sweep()
-        if self.directory is None:
-            with self._lock:
+        self.sweep(files=time.time() - self._scanned >= self.scan_interval)
+        with self._lock:
+            if self.directory is None:
                 self._check_room()
+            else:
+                self._check_saved()
 
     def _create(self, series: BoardSeries, table_id: str, level: str) -> WebTable:
         """Hold the new match ``series`` and write its file (a store with a directory), so
@@ -672,6 +720,8 @@ class MatchStore:
             with self._lock:
                 if self._tables.get(table_id) is table:
                     del self._tables[table_id]
+                self._saved -= 1
+                self._made -= 1
             _unlink(self._path(table_id))
             raise storage_error(exc) from None
         finally:
@@ -682,8 +732,8 @@ class MatchStore:
         """A new Chicago match against computers of ``level`` (its file written).
 
         :raises WebError: ``bad_level`` (422) for an unknown level; ``busy`` (503) when
-            a store in memory only is full; ``storage`` (503) when the match cannot be
-            saved.
+            the store is full (:attr:`max_tables` in memory only, :attr:`max_saved` with a
+            directory); ``storage`` (503) when the match cannot be saved.
         """
         if level not in LEVELS:
             raise WebError("bad_level", f"unknown level {str(level)[:20]!r}: one of "
@@ -704,8 +754,8 @@ class MatchStore:
 
         :raises WebError: ``bad_name`` (422) for a bad name, ``already_played`` (409) for
             a name with an entry today (unless ``practice``), ``leaderboard`` (503) for an
-            unusable leaderboard, ``busy`` (503) when a store in memory only is full,
-            ``storage`` (503) when the match cannot be saved.
+            unusable leaderboard, ``busy`` (503) when the store is full (as
+            :meth:`new_chicago`), ``storage`` (503) when the match cannot be saved.
         """
         try:
             name = _check_name(name)
@@ -749,14 +799,14 @@ class MatchStore:
         if expired:
             path = self._path(table_id)
             if path:
-                _unlink(path)
+                self._delete(path)
             raise WebError("unknown_match", "no such match (expired)", 404)
         if table is None:
             path = self._path(table_id)
             if path is None or not os.path.isfile(path):
                 raise WebError("unknown_match", "no such match (unknown or expired)", 404)
             if time.time() - os.path.getmtime(path) > self.ttl:
-                _unlink(path)
+                self._delete(path)
                 raise WebError("unknown_match", "no such match (expired)", 404)
             try:
                 series = load_game(path)
@@ -777,10 +827,20 @@ class MatchStore:
         with self._lock:
             self._tables.pop(table_id, None)
 
-    def sweep(self) -> int:
-        """Drop the tables unused for :attr:`ttl` seconds and delete their files (and the
-        temporary files of saves interrupted by a kill, as old); returns how many tables
-        were dropped."""
+    def _delete(self, path: str) -> None:
+        """Delete the match file ``path`` (expired), counting it."""
+        if _unlink(path):
+            with self._lock:
+                self._saved = max(0, self._saved - 1)
+
+    def sweep(self, *, files: bool = True) -> int:
+        """Drop the tables unused for :attr:`ttl` seconds and delete their files; with
+        ``files`` (and a directory), also list the directory: delete the matches' files
+        unused for :attr:`ttl` seconds (by their time) and the temporary files of saves
+        interrupted by a kill, as old, and count the saved matches left (:attr:`max_saved`).
+
+        :returns: how many matches were dropped.
+        """
         now = time.time()
         dropped = 0
         with self._lock:
@@ -788,26 +848,36 @@ class MatchStore:
                 if now - table.last_used > self.ttl and not table.lock.locked():
                     del self._tables[table_id]
                     path = self._path(table_id)
-                    if path:
-                        _unlink(path)
+                    if path and _unlink(path):
+                        self._saved = max(0, self._saved - 1)
                     dropped += 1
-        if self.directory is not None:
-            for name in os.listdir(self.directory):
-                path = os.path.join(self.directory, name)
-                table_id = name[:-5] if name.endswith(".json") else None
-                if _TMP_RE.match(name):       # left by a kill during a save
+            made = self._made
+        if self.directory is None or not files:
+            return dropped
+        kept = 0
+        for name in os.listdir(self.directory):
+            path = os.path.join(self.directory, name)
+            table_id = name[:-5] if name.endswith(".json") else None
+            if _TMP_RE.match(name):       # left by a kill during a save
+                try:
+                    if now - os.path.getmtime(path) > self.ttl:
+                        _unlink(path)
+                except OSError:
+                    pass
+            elif table_id and _ID_RE.match(table_id):
+                if table_id not in self._tables:
                     try:
-                        if now - os.path.getmtime(path) > self.ttl:
-                            _unlink(path)
+                        expired = now - os.path.getmtime(path) > self.ttl
                     except OSError:
-                        pass
-                elif table_id and _ID_RE.match(table_id) and table_id not in self._tables:
-                    try:
-                        if now - os.path.getmtime(path) > self.ttl:
-                            _unlink(path)
-                            dropped += 1
-                    except OSError:
-                        pass
+                        continue          # deleted meanwhile
+                    if expired and _unlink(path):
+                        dropped += 1
+                        continue
+                kept += 1
+        with self._lock:
+            # the files made while the directory was listed may be missing from the list
+            self._saved = kept + self._made - made
+            self._scanned = now
         return dropped
 
 
@@ -819,9 +889,11 @@ def storage_error(exc: OSError) -> WebError:
                                f"again later", 503)
 
 
-def _unlink(path: str) -> None:
+def _unlink(path: str) -> bool:
+    """Delete ``path``; whether it was deleted here."""
     try:
         os.unlink(path)
     except OSError:
-        pass
+        return False
+    return True
 
