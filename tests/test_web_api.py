@@ -865,3 +865,35 @@ def test_max_tables_and_max_saved_are_checked(tmp_path):
     for bad in ({"max_tables": 0}, {"max_saved": 0}, {"max_saved": -5}):
         with pytest.raises(ValueError, match="at least 1"):
             MatchStore(tmp_path, **bad)
+
+
+def test_a_match_whose_last_save_failed_is_not_dropped_from_memory(tmp_path, monkeypatch):
+    """The boards of the day note their leaderboard record in the match and save it,
+    going on when that save fails (a full disk): memory then holds what the file lacks,
+    and dropping the match from memory would lose it.  Such a match stays in memory
+    until a save succeeds."""
+    import errno
+
+    from ai.web.tables import MatchStore
+
+    store = MatchStore(tmp_path / "matches", max_tables=1, leaderboard=tmp_path / "lb.sqlite3",
+                       computer_settings=FAST)
+    table = store.new_daily("Ann")
+    real_save = type(table.series).save
+
+    def full(self, path=None):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(type(table.series), "save", full)
+    with table.lock:
+        table._record_daily()          # no four results yet: refused, the reason noted
+    assert table.series.settings["record_reason"] == "leaderboard"
+    monkeypatch.setattr(type(table.series), "save", real_save)
+    store.new_chicago("easy")
+    assert store._tables.get(table.id) is table       # kept: its file lacks the reason
+    with table.lock:
+        table.resume()                                # the next GET saves it again
+    assert not table.unsaved
+    store.new_chicago("easy")
+    assert table.id not in store._tables
+    assert store.get(table.id).series.settings["record_reason"] == "leaderboard"

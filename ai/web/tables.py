@@ -139,6 +139,10 @@ class WebTable:
     :param level: the computers' strength.
     :param computer_settings: overrides of the computers' settings (tests: tiny budgets).
     :param leaderboard: the leaderboard file for the boards of the day.
+
+    :ivar unsaved: the last save of the leaderboard record's state failed (it is not
+        refused, :meth:`_record_daily`): memory holds what the file lacks, so the table is
+        not dropped from memory (:meth:`MatchStore._drop_unused`) until a save succeeds.
     """
 
     def __init__(self, series: BoardSeries, table_id: str, *, level: str,
@@ -151,6 +155,7 @@ class WebTable:
         self.lock = threading.Lock()
         self.last_used = time.time()
         self.events: List[dict] = []
+        self.unsaved = False
 
     # -- kind ---------------------------------------------------------------------------------
     @property
@@ -236,7 +241,10 @@ class WebTable:
     def resume(self) -> None:
         """Let the computers act if they are due (after a restart mid-board); record the
         boards of the day finished but not yet recorded (a server killed between the last
-        save and the leaderboard)."""
+        save and the leaderboard); save again what a failed save left in memory only
+        (:attr:`unsaved`)."""
+        if self.unsaved:
+            self._save_quietly()
         turn = self._turn()
         if turn.phase in ("auction", "play") and not turn.human_turn:
             self._run()
@@ -341,10 +349,7 @@ class WebTable:
         # then this match's own (said in the file before the leaderboard is written)
         resumed = bool(settings.get("recording"))
         settings["recording"] = True
-        try:
-            s.save()
-        except OSError:
-            pass
+        self._save_quietly()
         try:
             with Leaderboard(self.leaderboard) as lb:
                 lb.record(name, s.date, s.total, s.result_texts())
@@ -365,10 +370,16 @@ class WebTable:
             settings["recorded"] = False
             settings["record_reason"] = "leaderboard"   # the page is told why
             settings["record_error"] = str(exc)[:200]
+        self._save_quietly()
+
+    def _save_quietly(self) -> None:
+        """Save the match; a failure (a full disk) only noted in :attr:`unsaved`."""
         try:
-            s.save()
+            self.series.save()
         except OSError:
-            pass
+            self.unsaved = True
+        else:
+            self.unsaved = False
 
     def _own_entry(self, name) -> bool:
         """Whether ``name``'s entry of the day is this match's result (same score, same
@@ -671,7 +682,7 @@ class MatchStore:
         for table in sorted(self._tables.values(), key=lambda t: t.last_used):
             if excess <= 0:
                 break
-            if table.lock.locked():
+            if table.lock.locked() or table.unsaved:
                 continue
             path = self._path(table.id)
             try:
