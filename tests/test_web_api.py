@@ -651,3 +651,249 @@ def test_a_day_finished_just_before_a_kill_is_recorded_after_the_restart(tmp_pat
         assert again["daily"]["recorded"] is True and again["daily"]["reason"] is None
         assert sorted(e["name"] for e in c.get("/web/api/leaderboard").json()["entries"]) \
             == ["Ann", "Bob"]
+
+
+def _played(state) -> int:
+    """The cards played on the board in progress."""
+    if state["phase"] != "play":
+        return 0
+    return 4 * (state["tricks"]["NS"] + state["tricks"]["EW"]) + len(state["trick"])
+
+
+def _into_the_play(c, state, cards=6):
+    """Play a match (South bids 1NT once, then passes) until ``cards`` cards of the board
+    are played and the human is due: a match with calls and cards to lose."""
+    mid = state["id"]
+
+    def choose(s):
+        bid = any(a["seat"] == "S" and a["call"] != "Pass" for a in s["auction"])
+        return "1NT" if not bid and "1NT" in s["legal_calls"] else "Pass"
+
+    for _ in range(200):
+        if state["phase"] == "play" and _played(state) >= cards and state["your_turn"]:
+            return state
+        r = _step(c, mid, state, choose)
+        assert r.status_code == 200, r.text
+        state = r.json()
+    raise AssertionError("the play was not reached")
+
+
+def test_a_full_store_drops_the_least_recently_used_match_from_memory_and_loses_nothing(
+        tmp_path):
+    """With a data directory, a new match beyond ``max_tables`` was refused 503 'busy'
+    until matches expired (a day): one client's 500 new matches shut everyone out.  The
+    least recently used match is dropped from memory instead; its file stays, and the next
+    request reads it back with every call and card made."""
+    with _client(tmp_path, max_tables=3) as c:
+        store = c.app.state.web_store
+        first = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = first["id"]
+        state = _into_the_play(c, first)
+        before = _snapshot(c, mid)
+        assert _same(before, state) and _played(before) >= 6 and len(before["auction"]) >= 4
+        others = []
+        for _ in range(5):        # past max_tables: each new match drops the oldest one
+            r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+            assert r.status_code == 200, r.text
+            others.append(r.json()["id"])
+        assert len(store._tables) <= 3 and mid not in store._tables
+        assert (tmp_path / "data" / "matches" / f"{mid}.json").is_file()
+        after = _snapshot(c, mid)           # read back from its file
+        assert _same(after, before)
+        assert mid in store._tables and len(store._tables) <= 3
+        r = c.post(f"/web/api/matches/{mid}/card",
+                   json={"seat": after["to_act"], "card": after["legal_cards"][0]})
+        assert r.status_code == 200, r.text
+        now = r.json()
+        assert now["auction"] == before["auction"] and now["contract"] == before["contract"]
+        assert _played(now) > _played(before) or now["phase"] != "play"
+        # the matches dropped later are whole too: every one answers
+        for other in others:
+            assert c.get(f"/web/api/matches/{other}").status_code == 200
+
+
+def test_a_match_dropped_from_memory_keeps_the_time_it_was_last_used(tmp_path):
+    """A match read (GET) lately but last saved more than a ttl ago must not expire when it
+    is dropped from memory: its file's time is brought up to its last use."""
+    with _client(tmp_path, max_tables=1, ttl=3600) as c:
+        store = c.app.state.web_store
+        mid = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()["id"]
+        path = tmp_path / "data" / "matches" / f"{mid}.json"
+        old = time.time() - 7200
+        os.utime(path, (old, old))          # saved two hours ago, read just now
+        assert c.get(f"/web/api/matches/{mid}").status_code == 200
+        assert c.post("/web/api/matches",
+                      json={"mode": "chicago", "level": "easy"}).status_code == 200
+        assert mid not in store._tables
+        assert time.time() - path.stat().st_mtime < 600
+        assert c.get(f"/web/api/matches/{mid}").status_code == 200
+
+
+def test_a_request_on_a_match_dropped_meanwhile_acts_on_the_match_read_back(
+        tmp_path, monkeypatch):
+    """A request that found its match just before a new match dropped it from memory, and
+    another request that read it back meanwhile and changed it: the first request must act
+    on the match as read back (one match, one lock), not on the dropped copy, else the
+    second request's call is lost when the first saves."""
+    with _client(tmp_path, max_tables=1) as c:
+        store = c.app.state.web_store
+        state = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()
+        mid = state["id"]
+        assert state["your_turn"]
+        bid = next(x for x in state["legal_calls"] if x != "Pass")
+        real_get = store.get
+        meanwhile = []
+
+        def get_then_drop(table_id):
+            table = real_get(table_id)
+            if not meanwhile:
+                meanwhile.append(store.new_chicago("easy"))      # drops ``mid`` from memory
+                assert table_id not in store._tables
+                other = real_get(table_id)                       # another request reads it
+                assert other is not table
+                with other.lock:
+                    other.call(bid)                              # ... and bids
+                meanwhile.append(len(other.series.progress.calls))
+            return table
+
+        monkeypatch.setattr(store, "get", get_then_drop)
+        r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+        monkeypatch.setattr(store, "get", real_get)
+        after = _snapshot(c, mid)
+        made = [a for a in after["auction"] if a["seat"] == "S"]
+        assert made and made[0]["call"] == bid, after["auction"]       # the bid is kept
+        store.forget(mid)
+        assert _same(_snapshot(c, mid), after)             # ... in the file too: one match
+        if r.status_code == 200:
+            assert len(after["auction"]) > meanwhile[1]
+        else:
+            assert r.json()["error"]["code"] in ("out_of_turn", "not_auction"), r.text
+
+
+def test_a_store_in_memory_only_still_refuses_a_match_beyond_max_tables(tmp_path):
+    """Without a data directory a match dropped from memory would be lost: a new match
+    beyond ``max_tables`` is refused (503 'busy') and the matches held play on."""
+    app = create_web_app(data_dir=None, leaderboard=str(tmp_path / "lb.sqlite3"),
+                         computer_settings=FAST, deal_seed="mem", max_tables=2)
+    with TestClient(app) as c:
+        ids = [c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"}).json()["id"]
+               for _ in range(2)]
+        r = c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+        assert "at most 2" in r.json()["error"]["message"]
+        for mid in ids:
+            s = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+            assert s.status_code == 200, s.text
+        assert set(app.state.web_store._tables) == set(ids)
+
+
+def _new(c):
+    return c.post("/web/api/matches", json={"mode": "chicago", "level": "easy"})
+
+
+def test_the_saved_matches_are_bounded_by_max_saved(tmp_path):
+    """Matches dropped from memory stay on disk: without a bound one client's new matches
+    filled the disk.  Beyond ``max_saved`` files a new match is refused (503 'busy',
+    saying why) after a sweep of the expired ones; the matches kept play on."""
+    matches = tmp_path / "data" / "matches"
+    with _client(tmp_path, max_tables=2, max_saved=3, ttl=3600) as c:
+        store = c.app.state.web_store
+        store.scan_interval = 0                 # a sweep of the files before every match
+        ids = [_new(c).json()["id"] for _ in range(3)]
+        r = _new(c)
+        assert r.status_code == 503, r.text
+        err = r.json()["error"]
+        assert err["code"] == "busy" and "3 saved matches (at most 3)" in err["message"]
+        assert str(tmp_path) not in err["message"]
+        assert sorted(p.stem for p in matches.glob("*.json")) == sorted(ids)
+        for mid in ids:                          # held in memory or read back
+            r = c.post(f"/web/api/matches/{mid}/call", json={"call": "Pass"})
+            assert r.status_code == 200, r.text
+        # one match expires (its file two hours old, dropped from memory): room again
+        old = time.time() - 7200
+        store.forget(ids[0])
+        os.utime(matches / f"{ids[0]}.json", (old, old))
+        r = _new(c)
+        assert r.status_code == 200, r.text
+        assert not (matches / f"{ids[0]}.json").exists()
+        assert len(list(matches.glob("*.json"))) == 3
+        # one held in memory expires: the sweep deletes its file, and counts it
+        assert ids[2] in store._tables          # used last (max_tables 2)
+        store._tables[ids[2]].last_used -= 7200
+        assert _new(c).status_code == 200
+        assert not (matches / f"{ids[2]}.json").exists()
+        assert _new(c).status_code == 503
+
+
+def test_the_saved_matches_are_counted_across_a_restart_and_by_the_sweep(tmp_path):
+    """The files of a previous run count; a file deleted by hand is noticed at the next
+    sweep of the directory (at most every ``scan_interval`` seconds, not at every match)."""
+    with _client(tmp_path, max_saved=2) as c:
+        ids = [_new(c).json()["id"] for _ in range(2)]
+    with _client(tmp_path, max_saved=2) as c:
+        store = c.app.state.web_store
+        assert _new(c).status_code == 503
+        os.unlink(tmp_path / "data" / "matches" / f"{ids[0]}.json")
+        assert _new(c).status_code == 503       # swept less than a minute ago
+        store.scan_interval = 0
+        assert _new(c).status_code == 200
+        assert _new(c).status_code == 503
+
+
+def test_the_data_directory_is_not_listed_for_every_new_match(tmp_path, monkeypatch):
+    """The sweep before every new match listed the whole directory (up to ``max_saved``
+    files, each one's time read): a cost on every request.  The files are counted when
+    made and deleted; the directory is listed at most every ``scan_interval`` seconds."""
+    listed = []
+    real = os.listdir
+
+    def counting(path="."):
+        if os.fspath(path).endswith("matches"):
+            listed.append(path)
+        return real(path)
+
+    monkeypatch.setattr(os, "listdir", counting)
+    with _client(tmp_path) as c:
+        for _ in range(5):
+            assert _new(c).status_code == 200
+    assert len(listed) <= 2, listed          # counted at the start, swept once
+
+
+def test_max_tables_and_max_saved_are_checked(tmp_path):
+    from ai.web.tables import MatchStore
+
+    for bad in ({"max_tables": 0}, {"max_saved": 0}, {"max_saved": -5}):
+        with pytest.raises(ValueError, match="at least 1"):
+            MatchStore(tmp_path, **bad)
+
+
+def test_a_match_whose_last_save_failed_is_not_dropped_from_memory(tmp_path, monkeypatch):
+    """The boards of the day note their leaderboard record in the match and save it,
+    going on when that save fails (a full disk): memory then holds what the file lacks,
+    and dropping the match from memory would lose it.  Such a match stays in memory
+    until a save succeeds."""
+    import errno
+
+    from ai.web.tables import MatchStore
+
+    store = MatchStore(tmp_path / "matches", max_tables=1, leaderboard=tmp_path / "lb.sqlite3",
+                       computer_settings=FAST)
+    table = store.new_daily("Ann")
+    real_save = type(table.series).save
+
+    def full(self, path=None):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(type(table.series), "save", full)
+    with table.lock:
+        table._record_daily()          # no four results yet: refused, the reason noted
+    assert table.series.settings["record_reason"] == "leaderboard"
+    monkeypatch.setattr(type(table.series), "save", real_save)
+    store.new_chicago("easy")
+    assert store._tables.get(table.id) is table       # kept: its file lacks the reason
+    with table.lock:
+        table.resume()                                # the next GET saves it again
+    assert not table.unsaved
+    store.new_chicago("easy")
+    assert table.id not in store._tables
+    assert store.get(table.id).series.settings["record_reason"] == "leaderboard"

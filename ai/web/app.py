@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 
 from .content import rules_in
 from .i18n import available_languages, language_names, negotiate, translations
-from .tables import MatchStore, WebError, WebTable, hide_paths
+from .tables import MatchStore, WebError, WebTable, hide_paths, storage_error
 
 __all__ = ["STATIC_DIR", "create_web_app", "serve"]
 
@@ -87,7 +87,8 @@ def _page_msgids() -> tuple:
 
 
 def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=None,
-                   ttl: float = 24 * 3600, max_tables: int = 500, max_steps: int = 2,
+                   ttl: float = 24 * 3600, max_tables: int = 500, max_saved: int = 20_000,
+                   max_steps: int = 2,
                    computer_settings: Optional[dict] = None, deal_seed=None,
                    **api_options) -> FastAPI:
     """The page's routes and files mounted on ``app`` (default: a new
@@ -98,20 +99,27 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
     :param leaderboard: the boards-of-the-day leaderboard file (default
         :func:`ai.daily.default_leaderboard_path`, the terminal game's).
     :param ttl: seconds after which an unused match expires.
-    :param max_tables: matches held at once.
+    :param max_tables: matches held in memory at once (at least 1).  Beyond it, with a
+        ``data_dir``, the least recently used match not in use is dropped from memory (its
+        file stays and is read back by its next request); in memory only a new match is
+        refused (503 ``busy``).
+    :param max_saved: matches saved in ``data_dir`` at once (``<id>.json`` files; at least
+        1).  Beyond it a new match is refused (503 ``busy``) until matches expire.
     :param max_steps: matches whose computers think at once (others wait their turn).
     :param computer_settings: overrides of every computer's settings (e.g. ``threads=1``;
         the tests give tiny budgets).
     :param deal_seed: seeds the Chicago deals (reproducible pages for tests and
         screenshots), or ``None``.
     :returns: the app.
+    :raises ValueError: for ``max_tables`` or ``max_saved`` below 1.
     """
     if app is None:
         from ai.protocols.http import create_app
         app = create_app(**api_options)
     store = MatchStore(None if data_dir is None else os.path.join(os.fspath(data_dir),
                                                                    "matches"),
-                       ttl=ttl, max_tables=max_tables, computer_settings=computer_settings,
+                       ttl=ttl, max_tables=max_tables, max_saved=max_saved,
+                       computer_settings=computer_settings,
                        leaderboard=leaderboard, deal_seed=deal_seed)
     app.state.web_store = store
     steps = asyncio.Semaphore(max_steps)
@@ -137,26 +145,46 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
             return lang
         return negotiate(request.headers.get("accept-language"), langs)
 
-    async def _step(table: WebTable, fn, *args, lang: Optional[str] = None):
-        """Run ``fn`` (a change of the table) in a worker thread, one at a time per
-        table; with ``lang``, then read the table's state in that language, still under
-        the table's lock (so that no other request changes it meanwhile), and return it.
+    async def _hold(table: WebTable) -> WebTable:
+        """Take the lock of the match ``table`` is (the table the store holds for its id):
+        a table dropped from memory (:meth:`MatchStore._drop_unused`), expired or forgotten
+        between :meth:`MatchStore.get` and the lock is left alone, and the match asked
+        again (read back from its file), so that every change lands on one table.
 
-        :raises WebError: ``busy`` (409) when another request holds the table.
+        :returns: the table locked.
+        :raises WebError: ``busy`` (409) when another request holds the table; as
+            :meth:`MatchStore.get` (``unknown_match``, 404: it expired meanwhile); ``busy``
+            (503) when the match keeps being dropped from memory (the server is swamped).
         """
-        if not table.lock.acquire(blocking=False):
-            raise WebError("busy", "the match is busy with the previous request", 409)
+        for _ in range(4):
+            if not table.lock.acquire(blocking=False):
+                raise WebError("busy", "the match is busy with the previous request", 409)
+            if store.holds(table):
+                return table
+            table.lock.release()
+            table = await run_in_threadpool(store.get, table.id)
+        raise WebError("busy", "the server is too busy to hold the match now; try again "
+                               "later", 503)
+
+    async def _step(table: WebTable, fn, *args, lang: Optional[str] = None):
+        """Run ``fn(table, *args)`` (a change of the table) in a worker thread, one at a
+        time per match (:func:`_hold`); with ``lang``, then read the table's state in that
+        language, still under the table's lock (so that no other request changes it
+        meanwhile), and return it.
+
+        :raises WebError: as :func:`_hold`; ``storage`` (503) when the change cannot be
+            saved.
+        """
+        table = await _hold(table)
         try:
             async with steps:
                 try:
-                    await run_in_threadpool(fn, *args)
+                    await run_in_threadpool(fn, table, *args)
                 except OSError as exc:
                     # the match could not be saved (a full disk): what it holds in memory
                     # is dropped, so that the next request reads the match last saved
                     store.forget(table.id)
-                    raise WebError("storage", f"the match cannot be saved now "
-                                   f"({exc.strerror or 'the server cannot write it'}); "
-                                   f"try again later", 503) from None
+                    raise storage_error(exc) from None
             if lang is not None:
                 return await run_in_threadpool(table.state, lang)
         finally:
@@ -202,15 +230,15 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
                 raise WebError("bad_message", f"{' and '.join(map(repr, given))} belong to "
                                "the boards of the day (mode 'daily'), not to a Chicago "
                                "match", 422)
-            table = store.new_chicago(body.level or "medium")
-        return await _step(table, table.start, lang=lang)
+            table = await run_in_threadpool(store.new_chicago, body.level or "medium")
+        return await _step(table, WebTable.start, lang=lang)
 
     @app.get("/web/api/matches/{table_id}", summary="The match as the human sees it")
     async def get_match(request: Request, table_id: str,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
 
-        def resume():
+        def resume(table: WebTable):
             table.events = []
             table.resume()
 
@@ -220,20 +248,20 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
     async def post_call(request: Request, table_id: str, body: CallBody,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
-        return await _step(table, table.call, body.call, lang=_lang(request, lang))
+        return await _step(table, WebTable.call, body.call, lang=_lang(request, lang))
 
     @app.post("/web/api/matches/{table_id}/card", summary="The human's card")
     async def post_card(request: Request, table_id: str, body: CardBody,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
-        return await _step(table, table.card, body.seat, body.card,
+        return await _step(table, WebTable.card, body.seat, body.card,
                            lang=_lang(request, lang))
 
     @app.post("/web/api/matches/{table_id}/next", summary="Deal the next board")
     async def post_next(request: Request, table_id: str,
                         lang: Optional[str] = Query(None, max_length=10)):
         table = await run_in_threadpool(store.get, table_id)
-        return await _step(table, table.start, lang=_lang(request, lang))
+        return await _step(table, WebTable.start, lang=_lang(request, lang))
 
     @app.post("/web/api/matches/{table_id}/hint", summary="A suggestion (easy level)")
     async def post_hint(request: Request, table_id: str,
@@ -242,7 +270,7 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
         lang = _lang(request, lang)
         out = {}
 
-        def work():
+        def work(table: WebTable):
             out.update(table.hint(lang))
 
         await _step(table, work)

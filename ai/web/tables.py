@@ -17,7 +17,9 @@ and every card played; all four hands only when the board is over.  The computer
 :class:`~ai.players.SeatView` from :func:`ai.game.play_board`.
 
 Tables not used for :attr:`MatchStore.ttl` seconds expire: they are dropped from memory
-and their file is deleted.
+and their file is deleted.  The server holds at most :attr:`MatchStore.max_tables` tables in
+memory; beyond that the least recently used one not in use is dropped from memory only (its
+file stays and is read back by its next request).
 """
 
 from __future__ import annotations
@@ -137,6 +139,10 @@ class WebTable:
     :param level: the computers' strength.
     :param computer_settings: overrides of the computers' settings (tests: tiny budgets).
     :param leaderboard: the leaderboard file for the boards of the day.
+
+    :ivar unsaved: the last save of the leaderboard record's state failed (it is not
+        refused, :meth:`_record_daily`): memory holds what the file lacks, so the table is
+        not dropped from memory (:meth:`MatchStore._drop_unused`) until a save succeeds.
     """
 
     def __init__(self, series: BoardSeries, table_id: str, *, level: str,
@@ -149,6 +155,7 @@ class WebTable:
         self.lock = threading.Lock()
         self.last_used = time.time()
         self.events: List[dict] = []
+        self.unsaved = False
 
     # -- kind ---------------------------------------------------------------------------------
     @property
@@ -234,7 +241,10 @@ class WebTable:
     def resume(self) -> None:
         """Let the computers act if they are due (after a restart mid-board); record the
         boards of the day finished but not yet recorded (a server killed between the last
-        save and the leaderboard)."""
+        save and the leaderboard); save again what a failed save left in memory only
+        (:attr:`unsaved`)."""
+        if self.unsaved:
+            self._save_quietly()
         turn = self._turn()
         if turn.phase in ("auction", "play") and not turn.human_turn:
             self._run()
@@ -339,10 +349,7 @@ class WebTable:
         # then this match's own (said in the file before the leaderboard is written)
         resumed = bool(settings.get("recording"))
         settings["recording"] = True
-        try:
-            s.save()
-        except OSError:
-            pass
+        self._save_quietly()
         try:
             with Leaderboard(self.leaderboard) as lb:
                 lb.record(name, s.date, s.total, s.result_texts())
@@ -363,10 +370,16 @@ class WebTable:
             settings["recorded"] = False
             settings["record_reason"] = "leaderboard"   # the page is told why
             settings["record_error"] = str(exc)[:200]
+        self._save_quietly()
+
+    def _save_quietly(self) -> None:
+        """Save the match; a failure (a full disk) only noted in :attr:`unsaved`."""
         try:
-            s.save()
+            self.series.save()
         except OSError:
-            pass
+            self.unsaved = True
+        else:
+            self.unsaved = False
 
     def _own_entry(self, name) -> bool:
         """Whether ``name``'s entry of the day is this match's result (same score, same
@@ -521,17 +534,49 @@ def _event(event: TableEvent) -> dict:
 class MatchStore:
     """The tables of one server, keyed by id, saved under ``directory``.
 
+    With a directory every match is in its file (``<id>.json``, written when the match is
+    created and after every call, card and board), so the store holds in memory at most
+    ``max_tables`` tables: a new match, or a match read back from its file, beyond that
+    drops from memory the least recently used table that no request is using (its
+    :attr:`WebTable.lock` free).  Its file stays, and the next request on it reads it back
+    (:meth:`get`) as after a restart: nothing played is lost.  A store in memory only
+    (``directory`` ``None``) cannot drop a match without losing it: it refuses a new match
+    beyond ``max_tables`` instead.
+
+    The files are bounded too: a store with a directory keeps at most ``max_saved`` saved
+    matches (``<id>.json``); beyond it a new match is refused (:class:`WebError` ``busy``,
+    503) until matches expire.  The files are counted as they are made and deleted, and
+    recounted by every sweep of the directory (:meth:`sweep`), which lists it at most once
+    every ``scan_interval`` seconds before a new match (not at every request: the directory
+    may hold ``max_saved`` files).
+
+    A request that changes a table takes its lock, then checks :meth:`holds` (the table may
+    have been dropped from memory between :meth:`get` and the lock; it then asks
+    :meth:`get` again, which reads the match back).
+
     :param directory: where each table's game is saved (``<id>.json``), or ``None`` to keep
         them in memory only.
-    :param ttl: seconds after which an unused table expires.
-    :param max_tables: tables kept at once (a new one beyond is refused: 503).
+    :param ttl: seconds after which an unused table expires (from memory, and its file).
+    :param max_tables: tables held in memory at once (at least 1).  Beyond it, a store with
+        a directory drops the least recently used table not in use from memory; a store in
+        memory only refuses a new match (:class:`WebError` ``busy``, 503).
+    :param max_saved: saved matches (``<id>.json`` files in ``directory``) kept at once
+        (at least 1; default 20,000: a whole four-board match is under 10 kB, so some
+        200 MB on disk at most).  Beyond it a new match is refused (:class:`WebError`
+        ``busy``, 503), after a sweep of the expired ones when one is due.  Ignored in
+        memory only.
+    :param scan_interval: seconds between two sweeps of the directory's files before a
+        new match (default 60; 0: before every new match).  Expired tables held in memory
+        are swept before every new match.
     :param computer_settings: overrides of every computer's settings.
     :param leaderboard: the leaderboard file.
     :param deal_seed: seeds the Chicago deals (tests, screenshots): the n-th match gets
         ``f"{deal_seed}:{n}"``; ``None`` draws fresh ones.
+    :raises ValueError: for ``max_tables`` or ``max_saved`` below 1.
     """
 
     def __init__(self, directory=None, *, ttl: float = 24 * 3600, max_tables: int = 500,
+                 max_saved: int = 20_000, scan_interval: float = 60.0,
                  computer_settings: Optional[dict] = None, leaderboard=None,
                  deal_seed=None):
         self.directory = None if directory is None else os.fspath(directory)
@@ -539,12 +584,23 @@ class MatchStore:
             os.makedirs(self.directory, exist_ok=True)
         self.ttl = float(ttl)
         self.max_tables = int(max_tables)
+        if self.max_tables < 1:
+            raise ValueError(f"max_tables must be at least 1, not {max_tables!r}")
+        self.max_saved = int(max_saved)
+        if self.max_saved < 1:
+            raise ValueError(f"max_saved must be at least 1, not {max_saved!r}")
+        self.scan_interval = float(scan_interval)
         self.computer_settings = dict(computer_settings or {})
         self.leaderboard = leaderboard
         self.deal_seed = deal_seed
         self._tables: Dict[str, WebTable] = {}
         self._lock = threading.Lock()
         self._count = 0
+        # the <id>.json files in the directory: counted by the first sweep of the
+        # directory (before the first new match), then kept as files are made and deleted
+        self._saved = 0
+        self._made = 0                       # files made (a sweep adds those made meanwhile)
+        self._scanned = float("-inf")        # when the directory was last swept
 
     def _path(self, table_id: str) -> Optional[str]:
         if self.directory is None:
@@ -554,27 +610,141 @@ class MatchStore:
     def _new_id(self) -> str:
         return secrets.token_urlsafe(18)
 
-    def _add(self, series: BoardSeries, table_id: str, level: str) -> WebTable:
+    def _add(self, series: BoardSeries, table_id: str, level: str, *,
+             hold: bool = False) -> WebTable:
         """Hold a table for ``series``; if a table with that id was added meanwhile (two
         requests reading back one saved match at once), that one is kept and returned, so
-        that every request on an id shares one table and its lock."""
+        that every request on an id shares one table and its lock.  Beyond
+        :attr:`max_tables`, a store with a directory drops the least recently used tables
+        not in use from memory (:meth:`_drop_unused`).  With ``hold`` the table is added
+        with its lock taken (a new match, until its file is written).
+
+        A new match (``hold``) in a store with a directory is counted as a saved match (its
+        file is written next: :meth:`_create`).
+
+        :raises WebError: ``busy`` (503) for a store in memory only that holds
+            :attr:`max_tables` tables, or a new match when the directory holds
+            :attr:`max_saved` matches.
+        """
         table = WebTable(series, table_id, level=level,
                          computer_settings=self.computer_settings,
                          leaderboard=self.leaderboard)
+        if hold:
+            table.lock.acquire()
         with self._lock:
-            return self._tables.setdefault(table_id, table)
+            have = self._tables.get(table_id)
+            if have is not None:
+                if hold:         # a new match's id taken: never (144 random bits)
+                    table.lock.release()
+                    raise RuntimeError(f"match id {table_id} is taken")
+                return have
+            if self.directory is None:
+                self._check_room()
+            else:
+                if hold:
+                    self._check_saved()
+                    self._saved += 1
+                    self._made += 1
+                self._drop_unused(self.max_tables - 1)
+            self._tables[table_id] = table
+            return table
+
+    def _check_room(self) -> None:
+        """Refuse a new table in a full store in memory only (called with the store's
+        lock held).
+
+        :raises WebError: ``busy`` (503).
+        """
+        if len(self._tables) >= self.max_tables:
+            raise WebError("busy", f"the server holds {len(self._tables)} matches (at "
+                                   f"most {self.max_tables}); try again later", 503)
+
+    def _check_saved(self) -> None:
+        """Refuse a new match when the directory holds :attr:`max_saved` matches (called
+        with the store's lock held).
+
+        :raises WebError: ``busy`` (503).
+        """
+        if self._saved >= self.max_saved:
+            raise WebError("busy", f"the server keeps {self._saved} saved matches (at most "
+                                   f"{self.max_saved}); try again later, when unused ones "
+                                   f"have expired", 503)
+
+    def _drop_unused(self, keep: int) -> None:
+        """Drop from memory the least recently used tables whose lock is free until at
+        most ``keep`` remain (fewer are dropped when the others are in use).  Called with
+        the store's lock held, for a store with a directory: a table is dropped only when
+        its file is there (and that file's time is brought up to the table's last use, so
+        that it expires when the table would have); its next request reads it back."""
+        excess = len(self._tables) - keep
+        if excess <= 0:
+            return
+        for table in sorted(self._tables.values(), key=lambda t: t.last_used):
+            if excess <= 0:
+                break
+            if table.lock.locked() or table.unsaved:
+                continue
+            path = self._path(table.id)
+            try:
+                if os.stat(path).st_mtime < table.last_used:
+                    os.utime(path, (table.last_used, table.last_used))
+            except OSError:
+                continue          # no file to read it back from: kept
+            del self._tables[table.id]
+            excess -= 1
+
+    def holds(self, table: WebTable) -> bool:
+        """Whether ``table`` is still the table held for its id.  A request that changes a
+        table checks this once it has the table's lock: a table dropped from memory,
+        expired or forgotten (:meth:`forget`) meanwhile must not be changed (the match
+        would fork); the request asks :meth:`get` again."""
+        with self._lock:
+            return self._tables.get(table.id) is table
 
     def _room(self) -> None:
-        self.sweep()
+        """Sweep the expired tables (and the directory's files when a sweep of them is due:
+        :attr:`scan_interval`); refuse a new match in a full store.
+
+        :raises WebError: ``busy`` (503) for a store in memory only holding
+            :attr:`max_tables` tables, or a directory holding :attr:`max_saved` matches.
+        """
+        self.sweep(files=time.time() - self._scanned >= self.scan_interval)
         with self._lock:
-            if len(self._tables) >= self.max_tables:
-                raise WebError("busy", f"the server holds {len(self._tables)} matches (at "
-                                       f"most {self.max_tables}); try again later", 503)
+            if self.directory is None:
+                self._check_room()
+            else:
+                self._check_saved()
+
+    def _create(self, series: BoardSeries, table_id: str, level: str) -> WebTable:
+        """Hold the new match ``series`` and write its file (a store with a directory), so
+        that it can be dropped from memory and read back from its first request on.
+
+        :raises WebError: ``storage`` (503) when the file cannot be written (nothing is
+            kept); ``busy`` (503) as :meth:`_add`.
+        """
+        if self.directory is None:
+            return self._add(series, table_id, level)
+        table = self._add(series, table_id, level, hold=True)
+        try:
+            series.save()
+        except OSError as exc:
+            with self._lock:
+                if self._tables.get(table_id) is table:
+                    del self._tables[table_id]
+                self._saved -= 1
+                self._made -= 1
+            _unlink(self._path(table_id))
+            raise storage_error(exc) from None
+        finally:
+            table.lock.release()
+        return table
 
     def new_chicago(self, level: str) -> WebTable:
-        """A new Chicago match against computers of ``level``.
+        """A new Chicago match against computers of ``level`` (its file written).
 
-        :raises WebError: for an unknown level, or when the server is full.
+        :raises WebError: ``bad_level`` (422) for an unknown level; ``busy`` (503) when
+            the store is full (:attr:`max_tables` in memory only, :attr:`max_saved` with a
+            directory); ``storage`` (503) when the match cannot be saved.
         """
         if level not in LEVELS:
             raise WebError("bad_level", f"unknown level {str(level)[:20]!r}: one of "
@@ -588,13 +758,15 @@ class MatchStore:
                 self._count += 1
         series = ChicagoMatch(seed, settings={"level": level, "web": True},
                               path=self._path(table_id))
-        return self._add(series, table_id, level)
+        return self._create(series, table_id, level)
 
     def new_daily(self, name, practice: bool = False) -> WebTable:
-        """Today's boards for ``name`` against medium computers.
+        """Today's boards for ``name`` against medium computers (the file written).
 
-        :raises WebError: a bad name, a name with an entry today (unless ``practice``),
-            an unusable leaderboard, or a full server.
+        :raises WebError: ``bad_name`` (422) for a bad name, ``already_played`` (409) for
+            a name with an entry today (unless ``practice``), ``leaderboard`` (503) for an
+            unusable leaderboard, ``busy`` (503) when the store is full (as
+            :meth:`new_chicago`), ``storage`` (503) when the match cannot be saved.
         """
         try:
             name = _check_name(name)
@@ -616,12 +788,14 @@ class MatchStore:
         series = DailyBoards(today, settings={"name": name, "practice": bool(practice),
                                               "level": "medium", "web": True},
                              path=self._path(table_id))
-        return self._add(series, table_id, "medium")
+        return self._create(series, table_id, "medium")
 
     def get(self, table_id) -> WebTable:
-        """The table with ``table_id`` (read back from its file after a restart).
+        """The table with ``table_id`` (read back from its file after a restart, or after
+        it was dropped from memory to make room: :meth:`_add`).
 
-        :raises WebError: 404 for an id that is malformed, unknown or expired.
+        :raises WebError: ``unknown_match`` (404) for an id that is malformed, unknown or
+            expired, or whose file cannot be read.
         """
         if not isinstance(table_id, str) or not _ID_RE.match(table_id):
             raise WebError("unknown_match", "no such match (a match id is 16 to 64 "
@@ -636,14 +810,14 @@ class MatchStore:
         if expired:
             path = self._path(table_id)
             if path:
-                _unlink(path)
+                self._delete(path)
             raise WebError("unknown_match", "no such match (expired)", 404)
         if table is None:
             path = self._path(table_id)
             if path is None or not os.path.isfile(path):
                 raise WebError("unknown_match", "no such match (unknown or expired)", 404)
             if time.time() - os.path.getmtime(path) > self.ttl:
-                _unlink(path)
+                self._delete(path)
                 raise WebError("unknown_match", "no such match (expired)", 404)
             try:
                 series = load_game(path)
@@ -664,10 +838,20 @@ class MatchStore:
         with self._lock:
             self._tables.pop(table_id, None)
 
-    def sweep(self) -> int:
-        """Drop the tables unused for :attr:`ttl` seconds and delete their files (and the
-        temporary files of saves interrupted by a kill, as old); returns how many tables
-        were dropped."""
+    def _delete(self, path: str) -> None:
+        """Delete the match file ``path`` (expired), counting it."""
+        if _unlink(path):
+            with self._lock:
+                self._saved = max(0, self._saved - 1)
+
+    def sweep(self, *, files: bool = True) -> int:
+        """Drop the tables unused for :attr:`ttl` seconds and delete their files; with
+        ``files`` (and a directory), also list the directory: delete the matches' files
+        unused for :attr:`ttl` seconds (by their time) and the temporary files of saves
+        interrupted by a kill, as old, and count the saved matches left (:attr:`max_saved`).
+
+        :returns: how many matches were dropped.
+        """
         now = time.time()
         dropped = 0
         with self._lock:
@@ -675,32 +859,52 @@ class MatchStore:
                 if now - table.last_used > self.ttl and not table.lock.locked():
                     del self._tables[table_id]
                     path = self._path(table_id)
-                    if path:
-                        _unlink(path)
+                    if path and _unlink(path):
+                        self._saved = max(0, self._saved - 1)
                     dropped += 1
-        if self.directory is not None:
-            for name in os.listdir(self.directory):
-                path = os.path.join(self.directory, name)
-                table_id = name[:-5] if name.endswith(".json") else None
-                if _TMP_RE.match(name):       # left by a kill during a save
+            made = self._made
+        if self.directory is None or not files:
+            return dropped
+        kept = 0
+        for name in os.listdir(self.directory):
+            path = os.path.join(self.directory, name)
+            table_id = name[:-5] if name.endswith(".json") else None
+            if _TMP_RE.match(name):       # left by a kill during a save
+                try:
+                    if now - os.path.getmtime(path) > self.ttl:
+                        _unlink(path)
+                except OSError:
+                    pass
+            elif table_id and _ID_RE.match(table_id):
+                if table_id not in self._tables:
                     try:
-                        if now - os.path.getmtime(path) > self.ttl:
-                            _unlink(path)
+                        expired = now - os.path.getmtime(path) > self.ttl
                     except OSError:
-                        pass
-                elif table_id and _ID_RE.match(table_id) and table_id not in self._tables:
-                    try:
-                        if now - os.path.getmtime(path) > self.ttl:
-                            _unlink(path)
-                            dropped += 1
-                    except OSError:
-                        pass
+                        continue          # deleted meanwhile
+                    if expired and _unlink(path):
+                        dropped += 1
+                        continue
+                kept += 1
+        with self._lock:
+            # the files made while the directory was listed may be missing from the list
+            self._saved = kept + self._made - made
+            self._scanned = now
         return dropped
 
 
-def _unlink(path: str) -> None:
+def storage_error(exc: OSError) -> WebError:
+    """The refusal of a change that cannot be saved (``storage``, 503): the reason only
+    (``strerror``), never the server's paths."""
+    return WebError("storage", f"the match cannot be saved now "
+                               f"({exc.strerror or 'the server cannot write it'}); try "
+                               f"again later", 503)
+
+
+def _unlink(path: str) -> bool:
+    """Delete ``path``; whether it was deleted here."""
     try:
         os.unlink(path)
     except OSError:
-        pass
+        return False
+    return True
 
