@@ -438,6 +438,30 @@ def test_the_web_command_names_an_address_a_browser_can_open(tmp_path, monkeypat
     assert "Serving the page on http://127.0.0.1:9000/ " in r.output, r.output
 
 
+def test_the_web_command_sets_the_store_limits(tmp_path, monkeypatch):
+    """max_tables and max_saved could be changed only in code: --max-tables and
+    --max-saved set them (defaults 500 and 20,000), and a value below 1 is refused."""
+    from click.testing import CliRunner
+
+    import ai.web.app
+    from ai.cli import main
+
+    served = []
+    monkeypatch.setattr(ai.web.app, "serve", lambda *a, **kw: served.append(kw))
+    base = ["web", "--port", "0", "--data-dir", str(tmp_path / "d"), "--leaderboard",
+            str(tmp_path / "lb.sqlite3")]
+    r = CliRunner().invoke(main, base)
+    assert r.exit_code == 0, r.output
+    assert (served[-1]["max_tables"], served[-1]["max_saved"]) == (500, 20_000)
+    r = CliRunner().invoke(main, base + ["--max-tables", "3", "--max-saved", "7"])
+    assert r.exit_code == 0, r.output
+    assert (served[-1]["max_tables"], served[-1]["max_saved"]) == (3, 7)
+    for option in ("--max-tables", "--max-saved"):
+        r = CliRunner().invoke(main, base + [option, "0"])
+        assert r.exit_code == 2 and f"Invalid value for '{option}'" in r.output, r.output
+    assert len(served) == 2
+
+
 def test_two_daily_matches_under_one_name_the_second_says_why_it_is_not_recorded(tmp_path):
     with _client(tmp_path) as c:
         first = c.post("/web/api/matches", json={"mode": "daily", "name": "Bob"}).json()

@@ -28,6 +28,14 @@ FAST = {"samples": 2, "lead_samples": 2, "min_samples": 1, "time_budget": 0.05,
                    "directory).")
 @click.option("--ttl", type=click.FloatRange(60, 3650 * 86400), default=24 * 3600.0,
               show_default=True, help="Seconds after which an unused match expires.")
+@click.option("--max-tables", type=click.IntRange(1, 100_000), default=500,
+              show_default=True,
+              help="Matches held in memory at once; beyond it the least recently used one "
+                   "not in use is dropped from memory (its file stays and is read back).")
+@click.option("--max-saved", type=click.IntRange(1, 10_000_000), default=20_000,
+              show_default=True,
+              help="Matches saved in --data-dir at once (about 8 kB each); beyond it a new "
+                   "match is refused (503 busy) until unused ones expire.")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
               help="Solver threads per computer (default: the level's).")
 @click.option("--fast", is_flag=True,
@@ -37,8 +45,8 @@ FAST = {"samples": 2, "lead_samples": 2, "min_samples": 1, "time_budget": 0.05,
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info",
                                                 "debug"]), default="info",
               show_default=True)
-def web_command(host, port, data_dir, leaderboard, ttl, threads, fast, deal_seed,
-                log_level):
+def web_command(host, port, data_dir, leaderboard, ttl, max_tables, max_saved, threads,
+                fast, deal_seed, log_level):
     """Serve the web page: Chicago against the computer and the boards of the day, in
     English, German, Spanish or Vietnamese.  Open http://HOST:PORT/ in a browser.  The
     HTTP robot API is served beside it (/api/...)."""
@@ -81,4 +89,5 @@ def web_command(host, port, data_dir, leaderboard, ttl, threads, fast, deal_seed
         shown = f"[{host}]" if ":" in host else host       # an IPv6 address in a URL
         click.echo(f"Serving the page on http://{shown}:{port}/ (Ctrl-C stops)", err=True)
     serve(host, port, log_level=log_level, data_dir=data_dir, leaderboard=leaderboard,
-          ttl=ttl, computer_settings=settings, deal_seed=deal_seed)
+          ttl=ttl, max_tables=max_tables, max_saved=max_saved, computer_settings=settings,
+          deal_seed=deal_seed)
