@@ -46,7 +46,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ai.players import InvalidViewError, SeatView
-from ai.sampling import SamplingSettings, sample_deals
+from ai.sampling import SamplingSettings, sample_deals, submit_or_run
 from ddsolver.cards import Card
 from ddsolver.play import Position
 from ddsolver.scoring import imps, score
@@ -327,13 +327,16 @@ class CardPlayer:
         self._bid_key = None
         self._bid_cache: dict = {}
 
-    def _solver_list(self) -> List[Solver]:
+    def _solvers_and_pool(self) -> Tuple[List[Solver], Optional[ThreadPoolExecutor]]:
+        """The solvers and the thread pool of one decision, taken together under the lock:
+        the decision keeps using them even if :meth:`close` is called meanwhile from
+        another thread (the pool's work then runs on the deciding thread)."""
         with self._lock:
             while len(self._solvers) < self._threads:
                 self._solvers.append(Solver(memory_mb=self.settings.memory_mb))
             if self._pool is None and self._threads > 1:
                 self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="cardplay")
-            return self._solvers
+            return self._solvers, self._pool
 
     def _bid_cache_for(self, view: SeatView) -> dict:
         """The sampler's cache of "would this hand have made these calls" for this board's
@@ -345,7 +348,8 @@ class CardPlayer:
         return self._bid_cache
 
     def close(self) -> None:
-        """Release the solver threads (the player can still be used afterwards)."""
+        """Release the solver threads (the player can still be used afterwards; a decision
+        under way in another thread finishes on its own thread)."""
         with self._lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
@@ -416,7 +420,7 @@ class CardPlayer:
         :data:`CHUNK` until the layouts, the early stop, the budget or the time limit end
         it (the first :attr:`PlaySettings.min_samples` in one batch, or in chunks under a
         time limit)."""
-        solvers = self._solver_list()
+        solvers, pool = self._solvers_and_pool()
         legal = view.legal_cards
         mover_decl = view.to_play.side == view.declarer.side
         done = view.declarer_tricks
@@ -443,10 +447,10 @@ class CardPlayer:
 
         def run(chunk: List) -> List[Tuple[int, ...]]:
             k = len(solvers)
-            if k == 1 or len(chunk) == 1 or self._pool is None:
+            if k == 1 or len(chunk) == 1 or pool is None:
                 return solve(solvers[0], chunk)
             parts = [chunk[j::k] for j in range(k)]
-            futures = [self._pool.submit(solve, solvers[j], parts[j])
+            futures = [submit_or_run(pool, solve, solvers[j], parts[j])
                        for j in range(k) if parts[j]]
             results = [f.result() for f in futures]
             out: List = [None] * len(chunk)

@@ -69,7 +69,7 @@ import re
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -1228,6 +1228,22 @@ def _play_pool(threads: int) -> ThreadPoolExecutor:
             pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="playcheck")
             _pools[threads] = pool
         return pool
+
+
+def submit_or_run(pool: ThreadPoolExecutor, fn, *args) -> Future:
+    """``pool.submit(fn, *args)``, or ``fn(*args)`` run here when ``pool`` has been shut
+    down meanwhile (a player's ``close()`` called from another thread while a decision is
+    under way; also at interpreter exit): the decision then ends on the calling thread with
+    the same result instead of failing with ``RuntimeError``."""
+    try:
+        return pool.submit(fn, *args)
+    except RuntimeError:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args))
+        except BaseException as exc:    # re-raised by future.result(), as from the pool
+            future.set_exception(exc)
+        return future
 
 
 def _play_factors(view: SeatView, deals: Sequence[Deal], settings: SamplingSettings):

@@ -538,3 +538,42 @@ def test_the_time_limit_also_caps_the_hard_computers_simulated_calls():
         assert (p._bidder.settings.time_budget, p._bidder.settings.max_seconds) == (2.0, 2.0)
     finally:
         p.close()
+
+
+def test_close_from_another_thread_does_not_break_a_decision_under_way(monkeypatch):
+    """close() called while another thread's decision is between two chunks of layouts:
+    the decision goes on (its solves on its own thread) and chooses as if nothing had
+    happened.  It failed with RuntimeError: cannot schedule new futures after shutdown."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    view = _lead_view()
+    settings = dict(samples=32, lead_samples=32, min_samples=8, threads=2, time_budget=None)
+    expected = _player(**settings).choose(view, random.Random(5))
+    closing = threading.Event()
+
+    class Pool(ThreadPoolExecutor):
+        def shutdown(self, *args, **kw):
+            closing.set()
+            super().shutdown(*args, **kw)
+
+    first = []
+
+    class Solving(Solver):
+        def solve_layouts(self, *args, **kw):
+            if not first:       # in the first chunk: another thread closes the player
+                first.append(threading.Thread(target=player.close))
+                first[0].start()
+                assert closing.wait(30)
+            return super().solve_layouts(*args, **kw)
+
+    monkeypatch.setattr(cardplay, "ThreadPoolExecutor", Pool)
+    monkeypatch.setattr(cardplay, "Solver", Solving)
+    player = _player(**settings)
+    choice = player.choose(view, random.Random(5))
+    first[0].join()
+    assert (choice.card, choice.tricks) == (expected.card, expected.tricks)
+    assert choice.samples == 32
+    # and the player goes on with a new pool
+    assert player.choose(view, random.Random(5)).card == expected.card
+    player.close()

@@ -193,6 +193,38 @@ def test_bad_input():
         bidder.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ2"), Auction("N"), 1.5)
 
 
+
+def test_close_from_another_thread_does_not_break_a_decision_under_way(monkeypatch):
+    """close() called by another thread while a decision holds the bidder's thread pool
+    (between taking it and handing it the layouts to solve): the decision goes on, its
+    solves on its own thread, with the same result.  It failed with RuntimeError: cannot
+    schedule new futures after shutdown."""
+    import threading
+
+    import ai.bidding.simulation as simulation
+
+    hand, auction = _decisions()[1]
+    settings = replace(FAST, threads=2)
+    expected = SimulatingBidder(SA, settings, seed=11).decide(hand, auction)
+    real_split = simulation._split
+    closer = []
+
+    def split(keys, parts):
+        if not closer:          # the first batch: the pool is taken, nothing submitted yet
+            closer.append(threading.Thread(target=bidder.close))
+            closer[0].start()
+            closer[0].join(30)
+        return real_split(keys, parts)
+
+    monkeypatch.setattr(simulation, "_split", split)
+    bidder = SimulatingBidder(SA, settings, seed=11)
+    got = bidder.decide(hand, auction)
+    assert not closer[0].is_alive()
+    assert (got.call, got.gains, got.errors, got.samples) == (
+        expected.call, expected.gains, expected.errors, expected.samples)
+    assert bidder.decide(hand, auction).call == expected.call
+    bidder.close()
+
 # -- the property: every auction legal and finished, every call's explanation true ---------
 #: departs whenever an alternative does better on average over very few layouts: the most
 #: adventurous hard bidder, in competitive auctions too, so that the property is tested off

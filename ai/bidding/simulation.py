@@ -71,7 +71,7 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ai.players import seat_view
-from ai.sampling import SamplingError, sample_deals
+from ai.sampling import SamplingError, sample_deals, submit_or_run
 from ddsolver.auction import Auction, Call
 from ddsolver.contract import Contract
 from ddsolver.deal import Deal, Hand
@@ -639,7 +639,8 @@ class SimulatingBidder:
             work(solvers[0], keys)
             return
         parts = _split(keys, len(solvers))
-        futures = [pool.submit(work, solvers[j], part) for j, part in enumerate(parts) if part]
+        futures = [submit_or_run(pool, work, solvers[j], part)
+                   for j, part in enumerate(parts) if part]
         for f in futures:
             f.result()
 
@@ -659,7 +660,8 @@ class SimulatingBidder:
             return self._solvers, self._pool
 
     def close(self) -> None:
-        """Release the solver threads."""
+        """Release the solver threads (the bidder can still be used afterwards; a decision
+        under way in another thread finishes on its own thread)."""
         with self._lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
