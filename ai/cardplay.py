@@ -46,7 +46,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ai.players import InvalidViewError, SeatView
-from ai.sampling import SamplingSettings, sample_deals, submit_or_run
+from ai.sampling import MAX_SAMPLES, SamplingSettings, sample_deals, submit_or_run
 from ddsolver.cards import Card
 from ddsolver.play import Position
 from ddsolver.scoring import imps, score
@@ -79,8 +79,10 @@ def _methods() -> Tuple[str, ...]:
 class PlaySettings:
     """How a computer chooses its cards (every field public; see ``docs/computer-players.md``).
 
-    :ivar samples: layouts of the unseen cards per decision, at most.
-    :ivar lead_samples: layouts for the opening lead (a solve at trick 1 costs most).
+    :ivar samples: layouts of the unseen cards per decision, at most (1 to
+        :data:`ai.sampling.MAX_SAMPLES`).
+    :ivar lead_samples: layouts for the opening lead (a solve at trick 1 costs most; 1 to
+        :data:`ai.sampling.MAX_SAMPLES`).
     :ivar exact_samples: when the sampler returns every consistent layout
         (``Samples.exact``), up to this many of them are solved (in a random order).
     :ivar min_samples: layouts solved before the early stop or the budget may end a decision.
@@ -122,7 +124,8 @@ class PlaySettings:
         ends before the limit solved at least its :attr:`min_samples` layouts.
     :ivar threads: solver threads (``None``: every core, at most 2).
     :ivar memory_mb: transposition-table memory of each solver, MiB.
-    :raises ValueError: (at construction) for a value of the wrong type or out of range.
+    :raises ValueError: (at construction) for a value of the wrong type or out of range
+        (``samples`` or ``lead_samples`` above :data:`ai.sampling.MAX_SAMPLES` included).
     """
 
     samples: int = 40
@@ -149,6 +152,11 @@ class PlaySettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        for name in ("samples", "lead_samples"):
+            value = getattr(self, name)
+            if value > MAX_SAMPLES:     # what the sampler deals at most
+                raise ValueError(f"{name} must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got "
+                                 f"{value:,}")
         for name in ("exact_samples", "equal_stop"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

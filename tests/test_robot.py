@@ -50,6 +50,12 @@ def test_levels_and_settings():
             ComputerPlayer("hard", **bad)
     with pytest.raises(ValueError, match="auction"):      # easy deals uniformly
         ComputerPlayer("easy", play_checks=3)
+    # more layouts than the sampler deals: refused here, not at every decision
+    from ai.sampling import MAX_SAMPLES
+    for name in ("samples", "lead_samples"):
+        with pytest.raises(ValueError, match=f"{name} must be at most 1,000,000"):
+            ComputerPlayer("medium", **{name: MAX_SAMPLES + 1})
+    assert ComputerPlayer("easy", samples=MAX_SAMPLES).settings.samples == MAX_SAMPLES
 
 
 def test_a_forced_card_is_played_at_once():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -16,7 +17,7 @@ from ai.bidding.simulation import (
     weighted_mean_se,
     worth_simulating,
 )
-from ai.sampling import declarer_tricks
+from ai.sampling import MAX_SAMPLES, declarer_tricks
 from ddsolver.auction import Auction, Call
 from ddsolver.deal import Deal, Hand, random_deals
 from ddsolver.errors import AuctionFinishedError, IllegalCallError, InvalidDealError
@@ -177,9 +178,16 @@ def test_bad_input():
     for bad in (dict(samples=0), dict(margin=-1), dict(threads=0), dict(scoring="rubber"),
                 dict(time_budget=float("nan")), dict(batch=0), dict(screen=-1),
                 dict(where="everywhere"), dict(bid_weights=1), dict(min_samples=True),
-                dict(bid_filter="yes")):
+                dict(bid_filter="yes"), dict(samples=MAX_SAMPLES + 1)):
         with pytest.raises(ValueError):
             SimulationSettings(**bad)
+    # too many layouts were the rules' call with the reason "no layout", silently
+    hand, auction = _decisions()[1]
+    for samples in (MAX_SAMPLES + 1, 0, -1, 2.0, True):
+        with pytest.raises(ValueError, match="samples must be None or an integer"):
+            SimulatingBidder(SA, FAST).evaluate(hand, auction, Vulnerability.NONE,
+                                                [Call.from_str("Pass")], random.Random(1),
+                                                samples=samples)
     bidder = SimulatingBidder(SA, FAST)
     with pytest.raises(InvalidDealError):
         bidder.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ"), Auction("N"))

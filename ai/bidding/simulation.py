@@ -71,7 +71,7 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ai.players import seat_view
-from ai.sampling import SamplingError, sample_deals, submit_or_run
+from ai.sampling import MAX_SAMPLES, NoLayoutError, sample_deals, submit_or_run
 from ddsolver.auction import Auction, Call
 from ddsolver.contract import Contract
 from ddsolver.deal import Deal, Hand
@@ -95,7 +95,8 @@ WHERE = ("all", "choices", "uncontested")
 class SimulationSettings:
     """How the simulating bidder decides.
 
-    :ivar samples: layouts of the hidden hands per decision (at most).
+    :ivar samples: layouts of the hidden hands per decision (at most; 1 to
+        :data:`ai.sampling.MAX_SAMPLES`).
     :ivar min_samples: layouts always used before a stop (unless ``max_seconds`` runs out).
     :ivar batch: layouts dealt, finished and solved together (then the stops are checked).
     :ivar time_budget: seconds per decision after which no new batch starts (once
@@ -131,6 +132,8 @@ class SimulationSettings:
     :ivar threads: solver threads (``None``: up to 2).
     :ivar memory_mb: transposition table of each solver, MiB.
     :ivar scoring: ``"IMP"`` or ``"MP"``.
+    :raises ValueError: (at construction) for a value of the wrong type or out of range
+        (``samples`` above :data:`ai.sampling.MAX_SAMPLES` included).
     """
 
     samples: int = 48
@@ -157,6 +160,9 @@ class SimulationSettings:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+        if self.samples > MAX_SAMPLES:     # what the sampler deals at most
+            raise ValueError(f"samples must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got "
+                             f"{self.samples:,}")
         if isinstance(self.screen, bool) or not isinstance(self.screen, int) or self.screen < 0:
             raise ValueError(f"screen must be an integer >= 0, got {self.screen!r}")
         for name in ("time_budget", "max_seconds", "margin", "confidence", "hopeless"):
@@ -513,13 +519,23 @@ class SimulatingBidder:
         """Deal up to ``samples`` (default ``settings.samples``) layouts for the seat to act
         and judge ``calls`` (the rules' call first) on them (see the module docstring).
 
+        :param samples: ``None`` or an integer 1 to :data:`ai.sampling.MAX_SAMPLES`.
         :param stops: apply the screen, the sequential stop and the time limits (``False``:
             every layout, every candidate; for tuning).
         :returns: :class:`Evaluation` (``reason`` attribute ``"no layout"`` when the
             sampler found none).
+        :raises ValueError: if ``samples`` is neither ``None`` nor an integer 1 to
+            :data:`ai.sampling.MAX_SAMPLES`.
+        :raises ai.sampling.SamplingError: if the sampler refuses its arguments (a
+            ``system`` without ``explain_all``); no layout at all is the ``"no layout"``
+            reason instead.
         """
         s = self.settings
         start = time.perf_counter() if start is None else start
+        if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                    or not 1 <= samples <= MAX_SAMPLES):
+            raise ValueError(f"samples must be None or an integer 1 to {MAX_SAMPLES:,} "
+                             f"(MAX_SAMPLES), got {samples!r}")
         n = s.samples if samples is None else samples
         seat = auction.to_act
         ev = Evaluation(tuple(calls), active=[True] * len(calls))
@@ -531,7 +547,7 @@ class SimulatingBidder:
             layouts = sample_deals(view, n, rng, method="auction", system=self.system,
                                    bid_weights=s.bid_weights, bid_filter=s.bid_filter,
                                    max_seconds=cap, bid_seconds=cap)
-        except SamplingError:
+        except NoLayoutError:
             ev.reason = "no layout"
             return ev
         ev.sample_seconds = time.perf_counter() - t0
