@@ -30,8 +30,9 @@ def test_levels_and_settings():
     p = ComputerPlayer("hard", seed=3, samples=10, threads=1)
     assert isinstance(p, Player)
     assert p.settings.samples == 10 and p.settings.threads == 1
-    with pytest.raises(ValueError, match="level"):
-        ComputerPlayer("expert")
+    for level in ("expert", "HARD", None, 2, ["hard"], {"hard": 1}):
+        with pytest.raises(ValueError, match="unknown level"):
+            ComputerPlayer(level)
     with pytest.raises(ValueError):
         ComputerPlayer("easy", samples=-1)
     with pytest.raises(ValueError, match="setting"):
@@ -169,6 +170,10 @@ def test_a_computer_answers_only_for_the_seat_to_act():
         player.card(over)
     north = seat_view("N", "AQ4.KJ5.Q963.KJ2", dealer="N", vulnerability="None")
     assert str(player.call(north)) == "1NT"
+    # a hint too: East's hand was hinted a call as if it were North's turn
+    with pytest.raises(InvalidViewError, match="NORTH is to call, not EAST"):
+        player.hint(east)
+    assert str(player.hint(north).call) == "1NT"
 
 
 def test_a_view_not_built_by_seat_view_is_checked_before_any_choice():
