@@ -281,6 +281,7 @@ def position_in(view: SeatView, deal) -> Position:
 def _check_view(view) -> None:
     if not isinstance(view, SeatView):
         raise TypeError(f"a card is chosen from a SeatView, got {type(view).__name__}")
+    view.check()
     if view.to_play is None or view.contract is None:
         raise InvalidViewError(f"no card is due in this view of {view.seat.name} "
                                f"(the auction is not over, or the play is)")
@@ -378,7 +379,8 @@ class CardPlayer:
         :param rng: the random numbers for the layouts (:class:`random.Random`).
         :raises TypeError: if ``view`` is not a :class:`SeatView` or ``rng`` not a
             :class:`random.Random`.
-        :raises InvalidViewError: if the view asks no card of a seat it plays for.
+        :raises InvalidViewError: if the view is inconsistent (:meth:`SeatView.check`) or
+            asks no card of a seat it plays for.
         :raises SamplingError: if the sampler refuses the view (no layout fits the shown
             voids).
         """

@@ -271,11 +271,16 @@ class SeatView:
         """Check that this view is one :func:`seat_view` builds: a view made with the
         dataclass's constructor is not checked, so the computer players call this first.
 
+        A view found consistent is not checked again (it is immutable): the players and
+        the sampler each call this at no extra cost.
+
         :returns: ``self``.
         :raises InvalidViewError: naming the first problem :func:`seat_view` finds (a
             field of the wrong type included), or the fields that disagree with the rest
             (e.g. ``legal_cards`` or ``hand`` that the play does not give).
         """
+        if self.__dict__.get("_checked"):
+            return self
         try:
             given = self.to_dict()
             given["explanations"] = self.explanations
@@ -287,6 +292,7 @@ class SeatView:
                      if getattr(rebuilt, f.name) != getattr(self, f.name)]
             raise InvalidViewError(f"inconsistent SeatView: {', '.join(wrong)} disagree "
                                    f"with the rest (build views with seat_view)")
+        self.__dict__["_checked"] = True     # not a field: equality and hash ignore it
         return self
 
     def to_dict(self) -> dict:
@@ -512,11 +518,13 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
             legal = tuple(sorted(cards_of_mask(m), key=lambda c: (-c.suit, -c.rank)))
     remaining = Hand(held[seat])
     dummy_left = None if original_dummy is None else Hand(held[dummy])
-    return SeatView(seat=seat, hand=remaining, dealer=dealer, vulnerability=vulnerability,
+    view = SeatView(seat=seat, hand=remaining, dealer=dealer, vulnerability=vulnerability,
                     scoring=scoring, calls=calls, explanations=explanations,
                     played=tuple(plays), dummy_hand=dummy_left, original_hand=original,
                     original_dummy=original_dummy, contract=contract, declarer=declarer,
                     to_play=to_play, legal_cards=legal)
+    view.__dict__["_checked"] = True     # built and checked here (SeatView.check)
+    return view
 
 
 @dataclass(frozen=True)

@@ -1374,6 +1374,9 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         setting out of range, a missing system for ``"rejection"``/``"auction"``, or no
         layout consistent with the shown voids (:class:`NoLayoutError` for ``"auction"``).
     :raises TypeError: ``view`` is not a :class:`SeatView`.
+    :raises InvalidViewError: ``view`` is inconsistent (one not built by
+        :func:`ai.players.seat_view`, with a card both held and played, a hand of the
+        wrong size, ...: :meth:`SeatView.check`).
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise SamplingError(f"the number of samples must be an integer >= 0, got {n!r}")
@@ -1385,6 +1388,7 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         raise SamplingError(f"unknown sampling method {method!r}: one of {', '.join(METHODS)}")
     if not isinstance(view, SeatView):
         raise TypeError(f"sample_deals needs a SeatView, got {type(view).__name__}")
+    view.check()    # a forged view made a 14-card hand or "the hands ... do not add up"
     unknown = set(options) - _SETTING_NAMES
     if unknown:
         raise SamplingError(f"unknown sampling option(s): {', '.join(sorted(unknown))}")

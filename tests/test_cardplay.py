@@ -577,3 +577,19 @@ def test_close_from_another_thread_does_not_break_a_decision_under_way(monkeypat
     # and the player goes on with a new pool
     assert player.choose(view, random.Random(5)).card == expected.card
     player.close()
+
+
+def test_an_inconsistent_view_is_refused_even_when_one_card_is_legal():
+    """CardPlayer.choose played a forged view's only "legal" card (one the seat does not
+    hold) without looking further; it now checks the view, as ComputerPlayer does, and a
+    view found consistent is not checked again."""
+    import dataclasses
+
+    view = _lead_view()
+    forged = dataclasses.replace(view, legal_cards=(Card.from_str("SA"),))
+    assert Card.from_str("SA") not in view.hand
+    with pytest.raises(InvalidViewError, match="legal_cards disagree"):
+        _player().choose(forged, random.Random(1))
+    rebuilt = dataclasses.replace(view)         # a copy not built by seat_view: checked
+    assert rebuilt == view and rebuilt.check() is rebuilt
+    assert _player().choose(rebuilt, random.Random(1)).card in view.legal_cards
