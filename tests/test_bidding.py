@@ -508,6 +508,18 @@ def test_choose_rejects_other_vulnerabilities_at_once(sa, bad, error):
             sa.hint(Hand.from_pbn(SACRIFICE_HAND), Auction("N", calls), bad)
 
 
+def test_every_entry_point_refuses_an_auction_that_is_not_one(sa):
+    """explain_all("1NT Pass") was a bare AttributeError ('str' object has no attribute
+    'calls'); it now says what choose, hint and explain say."""
+    hand = Hand.from_pbn(SACRIFICE_HAND)
+    for bad in ("1NT Pass", ["1NT", "Pass"], None, 3):
+        for ask in (lambda: sa.explain_all(bad), lambda: sa.explain(bad, "Pass"),
+                    lambda: sa.choose(hand, bad, "None"), lambda: sa.hint(hand, bad, "None")):
+            with pytest.raises(IllegalCallError, match="expected an Auction"):
+                ask()
+    assert [e.call for e in sa.explain_all(Auction.from_str("N", "1NT Pass"))] == [
+        Call.from_str("1NT"), Call.from_str("Pass")]
+
 def test_bid_deal_vulnerability_forms_agree():
     from ddsolver.deal import random_deals
     sa = StandardAmerican()
