@@ -35,6 +35,7 @@ played without search.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import random
 import threading
@@ -148,6 +149,11 @@ class PlaySettings:
     memory_mb: int = 64
 
     def __post_init__(self):
+        for name in ("samples", "lead_samples", "min_samples", "memory_mb", "exact_samples",
+                     "equal_stop", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+                object.__setattr__(self, name, int(value))      # a NumPy integer too
         for name in ("samples", "lead_samples", "min_samples", "memory_mb"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

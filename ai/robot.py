@@ -15,6 +15,7 @@ or card whenever it sees the same things, whatever the hidden cards are.
 
 from __future__ import annotations
 
+import numbers
 import random
 from dataclasses import fields, replace
 from typing import Optional, Union
@@ -85,6 +86,8 @@ class ComputerPlayer:
                  system=None, settings: Optional[PlaySettings] = None, **overrides):
         if not isinstance(level, str) or level not in LEVELS:
             raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seed = int(seed)        # a NumPy integer too: the same seed text as the int
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
             raise TypeError(f"seed must be an integer, text or None, got {seed!r}")
         if system is None:

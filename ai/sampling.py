@@ -64,6 +64,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import numbers
 import random
 import re
 import sys
@@ -250,7 +251,7 @@ class SamplingSettings:
         """
         def integer(name, lo):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
                 raise SamplingError(f"{name} must be an integer >= {lo}, got {v!r}")
 
         integer("exact_max_layouts", 0)
@@ -1378,12 +1379,16 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         :func:`ai.players.seat_view`, with a card both held and played, a hand of the
         wrong size, ...: :meth:`SeatView.check`).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise SamplingError(f"the number of samples must be an integer >= 0, got {n!r}")
+    n = int(n)      # a NumPy integer too
     _check_count(n, "the number of samples")
-    if max_tries is not None and (isinstance(max_tries, bool) or not isinstance(max_tries, int)
+    if max_tries is not None and (isinstance(max_tries, bool)
+                                  or not isinstance(max_tries, numbers.Integral)
                                   or max_tries < 1):
         raise SamplingError(f"max_tries must be an integer >= 1 or None, got {max_tries!r}")
+    if max_tries is not None:
+        max_tries = int(max_tries)
     if method not in METHODS:
         raise SamplingError(f"unknown sampling method {method!r}: one of {', '.join(METHODS)}")
     if not isinstance(view, SeatView):
@@ -1396,9 +1401,9 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         raise SamplingError(f"settings must be a SamplingSettings, got "
                             f"{type(settings).__name__}")
     if not isinstance(rng, random.Random):
-        if isinstance(rng, bool) or not isinstance(rng, int):
+        if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
             raise SamplingError(f"rng must be a random.Random or an integer seed, got {rng!r}")
-        rng = random.Random(rng)
+        rng = random.Random(int(rng))
     if method in ("rejection", "auction") and system is None:
         raise SamplingError(f"method {method!r} needs the bidding system (system=...)")
     if method in ("rejection", "auction") and not callable(getattr(system, "explain_all", None)):
@@ -1438,9 +1443,9 @@ def _as_rng(rng) -> random.Random:
         return rng
     if rng is None:
         return random.Random()
-    if isinstance(rng, bool) or not isinstance(rng, int):
+    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
         raise SamplingError(f"rng must be a random.Random, an integer seed or None, got {rng!r}")
-    return random.Random(rng)
+    return random.Random(int(rng))     # a NumPy integer too
 
 
 def _seat_key(key) -> Seat:
@@ -1766,9 +1771,11 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
         contract = _with_declarer(contract, Seat.coerce(declarer), f"declarer {declarer!r}")
     if contract.declarer is None:
         raise SamplingError(f"the contract {contract} needs a declarer (declarer=...)")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
+    if threads is not None and (isinstance(threads, bool)
+                                or not isinstance(threads, numbers.Integral) or threads < 1):
         raise SamplingError(f"threads must be an integer >= 1 or None, got {threads!r}")
+    if threads is not None:
+        threads = int(threads)
     if not isinstance(vulnerable, bool):
         raise TypeError(f"vulnerable must be True or False, got {vulnerable!r}")
     if progress is not None and not callable(progress):

@@ -59,6 +59,23 @@ def test_levels_and_settings():
     assert ComputerPlayer("easy", samples=MAX_SAMPLES).settings.samples == MAX_SAMPLES
 
 
+def test_numpy_integers_are_integers():
+    """NumPy integers (from an array of settings or seeds) were refused as "must be an
+    integer"; they now count as the ints they equal, and give the same decisions."""
+    import numpy as np
+    view = _view(DEAL, Seat.EAST, [])
+    p = ComputerPlayer("medium", seed=np.int64(3), samples=np.int64(8),
+                       lead_samples=np.int32(8), threads=np.int64(1),
+                       memory_mb=np.uint16(16), time_budget=None)
+    q = ComputerPlayer("medium", seed=3, samples=8, lead_samples=8, threads=1, memory_mb=16,
+                       time_budget=None)
+    assert p.settings == q.settings and type(p.settings.samples) is int
+    assert p.seed == 3 and type(p.seed) is int
+    assert p.card(view) == q.card(view)
+    assert p.last_choice.tricks == q.last_choice.tricks
+    p.close()
+    q.close()
+
 def test_a_forced_card_is_played_at_once():
     # North leads the heart king... East has a single heart left?  Build: after East's H2
     # lead and the rest, find a view where the mover has one legal card.

@@ -129,6 +129,16 @@ def test_seeded_decisions_repeat_whatever_the_threads():
         == (c.call, c.gains, c.errors)
 
 
+def test_numpy_integers_are_integers():
+    import numpy as np
+    hand, auction = _decisions()[1]
+    settings = SimulationSettings(samples=np.int64(8), min_samples=np.int32(8),
+                                  batch=np.uint8(4), threads=np.int64(1)).untimed()
+    assert settings == FAST and type(settings.samples) is int
+    a = SimulatingBidder(SA, settings, seed=np.int64(11)).decide(hand, auction)
+    b = SimulatingBidder(SA, FAST, seed=11).decide(hand, auction)
+    assert (a.call, a.gains, a.errors) == (b.call, b.gains, b.errors)
+
 def test_where_to_simulate():
     calls = lambda text: [Call.from_str(c) for c in text.split()]      # noqa: E731
     assert not worth_simulating(calls("1C 1D"), Auction("N"))               # the opening

@@ -62,6 +62,7 @@ thread: typically 0.1-0.3 s on one core).
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import random
 import threading
@@ -156,6 +157,11 @@ class SimulationSettings:
     scoring: str = "IMP"
 
     def __post_init__(self):
+        for name in ("samples", "min_samples", "batch", "max_candidates", "memory_mb",
+                     "screen", "threads"):
+            v = getattr(self, name)
+            if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+                object.__setattr__(self, name, int(v))      # a NumPy integer too
         for name in ("samples", "min_samples", "batch", "max_candidates", "memory_mb"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -398,6 +404,8 @@ class SimulatingBidder:
         if not isinstance(settings, SimulationSettings):
             raise TypeError(f"settings must be SimulationSettings, got "
                             f"{type(settings).__name__}")
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seed = int(seed)        # a NumPy integer too
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
             raise TypeError(f"seed must be an integer, text or None, got {seed!r}")
         self.system = system
@@ -532,7 +540,8 @@ class SimulatingBidder:
         """
         s = self.settings
         start = time.perf_counter() if start is None else start
-        if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+        if samples is not None and (isinstance(samples, bool)
+                                    or not isinstance(samples, numbers.Integral)
                                     or not 1 <= samples <= MAX_SAMPLES):
             raise ValueError(f"samples must be None or an integer 1 to {MAX_SAMPLES:,} "
                              f"(MAX_SAMPLES), got {samples!r}")
