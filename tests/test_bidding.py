@@ -413,6 +413,16 @@ def test_constraints_check_every_field(args, kwargs, error, match):
         HandConstraints(*args, **kwargs)
 
 
+def test_constraints_take_numpy_integers_as_the_ints_they_equal():
+    """HandConstraints((np.int64(15), 17)) said "hcp must be a (min, max) pair of
+    integers"."""
+    import numpy as np
+    c = HandConstraints((np.int64(15), np.int32(17)), ((np.uint8(2), 5),) * 4,
+                        aces=[np.int64(1)])
+    assert c == HandConstraints((15, 17), ((2, 5),) * 4, aces=frozenset({1}))
+    assert type(c.hcp[0]) is int and type(c.lengths[0][0]) is int
+    assert {type(a) for a in c.aces} == {int}
+
 def test_constraints_checked_values_kept_and_contradictions_still_combined():
     # lists and sets are accepted and kept as tuples and frozensets (hashable)
     c = HandConstraints([15, 17], [[2, 5]] * 4, True, {Suit.SPADES}, [0, 1])
