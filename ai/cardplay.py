@@ -35,6 +35,7 @@ played without search.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import random
 import threading
@@ -46,7 +47,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ai.players import InvalidViewError, SeatView
-from ai.sampling import SamplingSettings, sample_deals
+from ai.sampling import MAX_SAMPLES, SamplingSettings, sample_deals, submit_or_run
 from ddsolver.cards import Card
 from ddsolver.play import Position
 from ddsolver.scoring import imps, score
@@ -79,8 +80,10 @@ def _methods() -> Tuple[str, ...]:
 class PlaySettings:
     """How a computer chooses its cards (every field public; see ``docs/computer-players.md``).
 
-    :ivar samples: layouts of the unseen cards per decision, at most.
-    :ivar lead_samples: layouts for the opening lead (a solve at trick 1 costs most).
+    :ivar samples: layouts of the unseen cards per decision, at most (1 to
+        :data:`ai.sampling.MAX_SAMPLES`).
+    :ivar lead_samples: layouts for the opening lead (a solve at trick 1 costs most; 1 to
+        :data:`ai.sampling.MAX_SAMPLES`).
     :ivar exact_samples: when the sampler returns every consistent layout
         (``Samples.exact``), up to this many of them are solved (in a random order).
     :ivar min_samples: layouts solved before the early stop or the budget may end a decision.
@@ -122,7 +125,8 @@ class PlaySettings:
         ends before the limit solved at least its :attr:`min_samples` layouts.
     :ivar threads: solver threads (``None``: every core, at most 2).
     :ivar memory_mb: transposition-table memory of each solver, MiB.
-    :raises ValueError: (at construction) for a value of the wrong type or out of range.
+    :raises ValueError: (at construction) for a value of the wrong type or out of range
+        (``samples`` or ``lead_samples`` above :data:`ai.sampling.MAX_SAMPLES` included).
     """
 
     samples: int = 40
@@ -145,10 +149,20 @@ class PlaySettings:
     memory_mb: int = 64
 
     def __post_init__(self):
+        for name in ("samples", "lead_samples", "min_samples", "memory_mb", "exact_samples",
+                     "equal_stop", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+                object.__setattr__(self, name, int(value))      # a NumPy integer too
         for name in ("samples", "lead_samples", "min_samples", "memory_mb"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        for name in ("samples", "lead_samples"):
+            value = getattr(self, name)
+            if value > MAX_SAMPLES:     # what the sampler deals at most
+                raise ValueError(f"{name} must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got "
+                                 f"{value:,}")
         for name in ("exact_samples", "equal_stop"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -273,6 +287,7 @@ def position_in(view: SeatView, deal) -> Position:
 def _check_view(view) -> None:
     if not isinstance(view, SeatView):
         raise TypeError(f"a card is chosen from a SeatView, got {type(view).__name__}")
+    view.check()
     if view.to_play is None or view.contract is None:
         raise InvalidViewError(f"no card is due in this view of {view.seat.name} "
                                f"(the auction is not over, or the play is)")
@@ -327,13 +342,16 @@ class CardPlayer:
         self._bid_key = None
         self._bid_cache: dict = {}
 
-    def _solver_list(self) -> List[Solver]:
+    def _solvers_and_pool(self) -> Tuple[List[Solver], Optional[ThreadPoolExecutor]]:
+        """The solvers and the thread pool of one decision, taken together under the lock:
+        the decision keeps using them even if :meth:`close` is called meanwhile from
+        another thread (the pool's work then runs on the deciding thread)."""
         with self._lock:
             while len(self._solvers) < self._threads:
                 self._solvers.append(Solver(memory_mb=self.settings.memory_mb))
             if self._pool is None and self._threads > 1:
                 self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="cardplay")
-            return self._solvers
+            return self._solvers, self._pool
 
     def _bid_cache_for(self, view: SeatView) -> dict:
         """The sampler's cache of "would this hand have made these calls" for this board's
@@ -345,7 +363,8 @@ class CardPlayer:
         return self._bid_cache
 
     def close(self) -> None:
-        """Release the solver threads (the player can still be used afterwards)."""
+        """Release the solver threads (the player can still be used afterwards; a decision
+        under way in another thread finishes on its own thread)."""
         with self._lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
@@ -366,7 +385,8 @@ class CardPlayer:
         :param rng: the random numbers for the layouts (:class:`random.Random`).
         :raises TypeError: if ``view`` is not a :class:`SeatView` or ``rng`` not a
             :class:`random.Random`.
-        :raises InvalidViewError: if the view asks no card of a seat it plays for.
+        :raises InvalidViewError: if the view is inconsistent (:meth:`SeatView.check`) or
+            asks no card of a seat it plays for.
         :raises SamplingError: if the sampler refuses the view (no layout fits the shown
             voids).
         """
@@ -416,7 +436,7 @@ class CardPlayer:
         :data:`CHUNK` until the layouts, the early stop, the budget or the time limit end
         it (the first :attr:`PlaySettings.min_samples` in one batch, or in chunks under a
         time limit)."""
-        solvers = self._solver_list()
+        solvers, pool = self._solvers_and_pool()
         legal = view.legal_cards
         mover_decl = view.to_play.side == view.declarer.side
         done = view.declarer_tricks
@@ -443,10 +463,10 @@ class CardPlayer:
 
         def run(chunk: List) -> List[Tuple[int, ...]]:
             k = len(solvers)
-            if k == 1 or len(chunk) == 1 or self._pool is None:
+            if k == 1 or len(chunk) == 1 or pool is None:
                 return solve(solvers[0], chunk)
             parts = [chunk[j::k] for j in range(k)]
-            futures = [self._pool.submit(solve, solvers[j], parts[j])
+            futures = [submit_or_run(pool, solve, solvers[j], parts[j])
                        for j in range(k) if parts[j]]
             results = [f.result() for f in futures]
             out: List = [None] * len(chunk)

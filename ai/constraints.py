@@ -9,6 +9,7 @@ the same object is what :mod:`ai.inference` combines across an auction.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from typing import FrozenSet, Optional, Tuple
 
@@ -52,7 +53,8 @@ _NO_LENGTHS = ((0, 13),) * 4
 
 
 def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    """An integer: a Python or NumPy one, not a bool."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 def _range(value, what: str, top: int) -> Tuple[int, int]:
@@ -60,7 +62,7 @@ def _range(value, what: str, top: int) -> Tuple[int, int]:
     if not isinstance(value, (tuple, list)) or len(value) != 2 \
             or not all(_is_int(x) for x in value):
         raise TypeError(f"{what} must be a (min, max) pair of integers, got {value!r}")
-    lo, hi = value
+    lo, hi = int(value[0]), int(value[1])
     if not (0 <= lo <= top and 0 <= hi <= top):
         raise ValueError(f"{what} must be within 0..{top}, got {value!r}")
     if lo > hi:
@@ -84,7 +86,8 @@ def _bound_or_none(value, what: str) -> None:
 class HandConstraints:
     """What one call (or a whole auction) says about a hand.
 
-    :param hcp: inclusive ``(min, max)`` high-card points, 0..37.
+    :param hcp: inclusive ``(min, max)`` high-card points, 0..37 (integers here and in
+        every range and count below: Python or NumPy ones, kept as ints).
     :param lengths: four inclusive ``(min, max)`` ranges indexed by :class:`Suit`
         (``lengths[Suit.SPADES]`` is the spade range), each within 0..13.
     :param balanced: ``True`` (4-3-3-3, 4-4-3-2, 5-3-3-2), ``False`` (any other shape)
@@ -141,6 +144,7 @@ class HandConstraints:
             if not aces:
                 raise ValueError(f"aces must name at least one count 0..4 (None: any), got "
                                  f"{self.aces!r}")
+            aces = frozenset(int(a) for a in aces)
         object.__setattr__(self, "hcp", hcp)
         object.__setattr__(self, "lengths", lengths)
         object.__setattr__(self, "stoppers", stoppers)

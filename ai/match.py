@@ -53,6 +53,7 @@ import importlib
 import inspect
 import json
 import math
+import numbers
 import os
 import time
 from collections import abc
@@ -347,6 +348,14 @@ class MatchBoard:
                 "dealer": self.dealer.letter, "vulnerability": self.vulnerability.pbn}
 
 
+def _plain_int(value):
+    """A NumPy integer as the int it equals (the journal's identity is JSON); anything
+    else unchanged, for the checks that follow."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (int, bool)):
+        return int(value)
+    return value
+
+
 def seeded_boards(seed: int, count: int) -> List[MatchBoard]:
     """Boards 1..``count`` of the deals :func:`ddsolver.random_deals` ``(seed, count)``, with
     the standard dealer and vulnerability of each board number.  The first ``k`` boards are
@@ -355,6 +364,7 @@ def seeded_boards(seed: int, count: int) -> List[MatchBoard]:
     :raises MatchError: if ``seed`` or ``count`` is not an integer, or ``count`` is not
         1 to :data:`MAX_BOARDS`.
     """
+    seed, count = _plain_int(seed), _plain_int(count)
     for name, value in (("seed", seed), ("count", count)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise MatchError(f"{name} must be an integer, got {value!r}")
@@ -962,6 +972,7 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
                 raise MatchError(f"{side}: {', '.join(lifted)} has no effect in an untimed "
                                  f"match (every computer plays without a time cap, so that "
                                  f"the results are reproducible); give --timed to keep it")
+    seed, boards, workers = (_plain_int(v) for v in (seed, boards, workers))
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise MatchError(f"the match seed must be an integer, got {seed!r}")
     if scoring not in SCORINGS:

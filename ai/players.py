@@ -18,6 +18,7 @@ call made).  Hidden cards cannot leak into a view because the builder is never g
 from __future__ import annotations
 
 import hashlib
+import numbers
 from dataclasses import dataclass, fields
 from typing import Dict, FrozenSet, Optional, Protocol, Sequence, Tuple, runtime_checkable
 
@@ -59,24 +60,36 @@ def _as_hand(value, what: str) -> Hand:
             return Hand.from_pbn(value)
         except BridgeError as exc:
             raise InvalidViewError(f"{what}: {exc}") from None
-    if isinstance(value, int) and not isinstance(value, bool):
-        try:
-            return Hand(value)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        try:        # a card mask (a Python or NumPy integer)
+            return Hand(int(value))
         except BridgeError as exc:
             raise InvalidViewError(f"{what}: {exc}") from None
-    if value is not None:
+    items = None
+    if value is not None and not isinstance(value, (bytes, bytearray)):
         try:
-            cards = [c if isinstance(c, Card) else Card.from_str(c) for c in value]
-        except (TypeError, BridgeError):
-            cards = None
-        if cards is not None:
-            if len(set(cards)) != len(cards):
-                raise InvalidViewError(f"{what} lists a card twice")
-            if len(cards) > 13:
-                raise InvalidViewError(f"{what} has {len(cards)} cards: at most 13")
-            return Hand(cards)
-    raise TypeError(f"{what} must be a Hand, PBN hand text or a list of cards, "
-                    f"got {type(value).__name__}")
+            items = list(value)
+        except TypeError:
+            pass
+    if items is None:
+        raise TypeError(f"{what} must be a Hand, PBN hand text or a list of cards, "
+                        f"got {type(value).__name__}")
+    cards = []
+    for c in items:
+        if isinstance(c, str):
+            try:
+                c = Card.from_str(c)
+            except BridgeError as exc:
+                raise InvalidViewError(f"{what}: {exc}") from None
+        elif not isinstance(c, Card):
+            raise TypeError(f"{what} must be a Hand, PBN hand text or a list of cards; it "
+                            f"lists {type(c).__name__} {c!r}")
+        cards.append(c)
+    if len(set(cards)) != len(cards):
+        raise InvalidViewError(f"{what} lists a card twice")
+    if len(cards) > 13:
+        raise InvalidViewError(f"{what} has {len(cards)} cards: at most 13")
+    return Hand(cards)
 
 
 def _as_card(value) -> Card:
@@ -271,11 +284,16 @@ class SeatView:
         """Check that this view is one :func:`seat_view` builds: a view made with the
         dataclass's constructor is not checked, so the computer players call this first.
 
+        A view found consistent is not checked again (it is immutable): the players and
+        the sampler each call this at no extra cost.
+
         :returns: ``self``.
         :raises InvalidViewError: naming the first problem :func:`seat_view` finds (a
             field of the wrong type included), or the fields that disagree with the rest
             (e.g. ``legal_cards`` or ``hand`` that the play does not give).
         """
+        if self.__dict__.get("_checked"):
+            return self
         try:
             given = self.to_dict()
             given["explanations"] = self.explanations
@@ -287,6 +305,7 @@ class SeatView:
                      if getattr(rebuilt, f.name) != getattr(self, f.name)]
             raise InvalidViewError(f"inconsistent SeatView: {', '.join(wrong)} disagree "
                                    f"with the rest (build views with seat_view)")
+        self.__dict__["_checked"] = True     # not a field: equality and hash ignore it
         return self
 
     def to_dict(self) -> dict:
@@ -327,10 +346,15 @@ def _parse_calls(auction, dealer: Seat) -> Auction:
 def _parse_played(played) -> list:
     if played is None:
         return []
-    if isinstance(played, str):
+    if isinstance(played, (str, bytes)):
         raise TypeError("played must be a list of (seat, card) pairs, not text")
+    try:
+        items = list(played)
+    except TypeError:
+        raise TypeError(f"played must be a list of (seat, card) pairs, got "
+                        f"{type(played).__name__}") from None
     out = []
-    for i, item in enumerate(played):
+    for i, item in enumerate(items):
         try:
             # a two-letter card such as "SA" would unpack into a seat and a card
             if isinstance(item, (str, bytes)):
@@ -389,10 +413,14 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
         alone, such as ``"SA"``), a hand of the wrong size, a card both held and played or
         played twice, a card played out of turn or by the wrong seat, a revoke, dummy's hand
         missing after the opening lead or shown before it, explanations that do not match
-        the calls, cards played before the auction ended or on a passed-out board.
+        the calls, cards played before the auction ended or on a passed-out board,
+        unreadable text in a hand (PBN hand text, or a card of a list), a scoring other
+        than ``"IMP"`` or ``"MP"``.
     :raises IllegalCallError: an illegal call in the auction.
-    :raises InvalidNotationError: unreadable text (a seat, card, call or vulnerability).
-    :raises TypeError: an argument of the wrong type.
+    :raises InvalidNotationError: unreadable text (a seat, a played card, a call or the
+        vulnerability).
+    :raises TypeError: an argument of the wrong type (``explanations`` or ``played`` that
+        is not a sequence, a hand that is none of the forms above, ...).
     """
     seat = Seat.coerce(seat)
     dealer = Seat.coerce(dealer)
@@ -402,7 +430,13 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
     auc = _parse_calls(auction, dealer)
     calls = tuple(auc.calls)
     if explanations is not None:
-        explanations = tuple(explanations)
+        if isinstance(explanations, (str, bytes)):
+            raise TypeError("explanations must be a sequence (one per call) or None, not text")
+        try:
+            explanations = tuple(explanations)
+        except TypeError:
+            raise TypeError(f"explanations must be a sequence (one per call) or None, got "
+                            f"{type(explanations).__name__}") from None
         if len(explanations) != len(calls):
             raise InvalidViewError(f"{len(explanations)} explanations for {len(calls)} calls")
     plays = _parse_played(played)
@@ -512,11 +546,13 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
             legal = tuple(sorted(cards_of_mask(m), key=lambda c: (-c.suit, -c.rank)))
     remaining = Hand(held[seat])
     dummy_left = None if original_dummy is None else Hand(held[dummy])
-    return SeatView(seat=seat, hand=remaining, dealer=dealer, vulnerability=vulnerability,
+    view = SeatView(seat=seat, hand=remaining, dealer=dealer, vulnerability=vulnerability,
                     scoring=scoring, calls=calls, explanations=explanations,
                     played=tuple(plays), dummy_hand=dummy_left, original_hand=original,
                     original_dummy=original_dummy, contract=contract, declarer=declarer,
                     to_play=to_play, legal_cards=legal)
+    view.__dict__["_checked"] = True     # built and checked here (SeatView.check)
+    return view
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ or card whenever it sees the same things, whatever the hidden cards are.
 
 from __future__ import annotations
 
+import numbers
 import random
 from dataclasses import fields, replace
 from typing import Optional, Union
@@ -75,15 +76,18 @@ class ComputerPlayer:
         threads=1``: fields of :class:`~ai.cardplay.PlaySettings`, or of
         :class:`ai.sampling.SamplingSettings` (``play_checks=8``), which are merged into
         the level's ``sampling`` options (the ``"auction"`` method's: medium and hard).
-    :raises ValueError: for an unknown level or a bad setting.
+    :raises ValueError: for an unknown level (any value but the text of one) or a bad
+        setting.
     :raises TypeError: for a seed that is neither an integer, text nor ``None``, or a
         ``system`` without the bidding system's ``choose``, ``hint`` and ``explain``.
     """
 
     def __init__(self, level: str = "medium", seed: Union[int, str, None] = None, *,
                  system=None, settings: Optional[PlaySettings] = None, **overrides):
-        if level not in LEVELS:
+        if not isinstance(level, str) or level not in LEVELS:
             raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seed = int(seed)        # a NumPy integer too: the same seed text as the int
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
             raise TypeError(f"seed must be an integer, text or None, got {seed!r}")
         if system is None:
@@ -126,11 +130,7 @@ class ComputerPlayer:
             auction is over, or another seat is to call.
         """
         _check_view(view)
-        if view.auction_finished:
-            raise InvalidViewError(f"no call is due from {view.seat.name}: the auction is "
-                                   f"over")
-        if view.to_call != view.seat:
-            raise InvalidViewError(f"{view.to_call.name} is to call, not {view.seat.name}")
+        _check_call_turn(view)
         return self._bidder.choose(view.original_hand, view.auction, view.vulnerability)
 
     def card(self, view: SeatView) -> Card:
@@ -150,9 +150,17 @@ class ComputerPlayer:
     def hint(self, view: SeatView):
         """A suggestion for the seat: during the auction the system's call with its
         explanation (:class:`ai.bidding.Hint`); during the play the card this player would
-        play (a :class:`~ai.cardplay.CardChoice`)."""
+        play (a :class:`~ai.cardplay.CardChoice`).
+
+        :raises TypeError: if ``view`` is not a :class:`SeatView`.
+        :raises InvalidViewError: if the view is inconsistent (:meth:`SeatView.check`),
+            another seat is to call, or the view asks no card of a seat that ``view.seat``
+            plays for (also on a passed-out board).
+        :raises SamplingError: as :meth:`card`.
+        """
         _check_view(view)
         if not view.auction_finished:
+            _check_call_turn(view)
             return self.system.hint(view.original_hand, view.auction, view.vulnerability)
         return self._cards.choose(view, self._rng(view, "card"))
 
@@ -198,3 +206,11 @@ def _check_view(view) -> None:
     if not isinstance(view, SeatView):
         raise TypeError(f"a computer player is given a SeatView, got {type(view).__name__}")
     view.check()
+
+
+def _check_call_turn(view: SeatView) -> None:
+    """The view asks a call of its own seat."""
+    if view.auction_finished:
+        raise InvalidViewError(f"no call is due from {view.seat.name}: the auction is over")
+    if view.to_call != view.seat:
+        raise InvalidViewError(f"{view.to_call.name} is to call, not {view.seat.name}")

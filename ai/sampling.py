@@ -64,12 +64,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import numbers
 import random
 import re
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -250,7 +251,7 @@ class SamplingSettings:
         """
         def integer(name, lo):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
                 raise SamplingError(f"{name} must be an integer >= {lo}, got {v!r}")
 
         integer("exact_max_layouts", 0)
@@ -1230,6 +1231,22 @@ def _play_pool(threads: int) -> ThreadPoolExecutor:
         return pool
 
 
+def submit_or_run(pool: ThreadPoolExecutor, fn, *args) -> Future:
+    """``pool.submit(fn, *args)``, or ``fn(*args)`` run here when ``pool`` has been shut
+    down meanwhile (a player's ``close()`` called from another thread while a decision is
+    under way; also at interpreter exit): the decision then ends on the calling thread with
+    the same result instead of failing with ``RuntimeError``."""
+    try:
+        return pool.submit(fn, *args)
+    except RuntimeError:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args))
+        except BaseException as exc:    # re-raised by future.result(), as from the pool
+            future.set_exception(exc)
+        return future
+
+
 def _play_factors(view: SeatView, deals: Sequence[Deal], settings: SamplingSettings):
     """``play_mistake_weight ** (tricks lost)`` per deal over the checked cards (the hidden
     players' most recent ones), within the time budget."""
@@ -1358,17 +1375,25 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         setting out of range, a missing system for ``"rejection"``/``"auction"``, or no
         layout consistent with the shown voids (:class:`NoLayoutError` for ``"auction"``).
     :raises TypeError: ``view`` is not a :class:`SeatView`.
+    :raises InvalidViewError: ``view`` is inconsistent (one not built by
+        :func:`ai.players.seat_view`, with a card both held and played, a hand of the
+        wrong size, ...: :meth:`SeatView.check`).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise SamplingError(f"the number of samples must be an integer >= 0, got {n!r}")
+    n = int(n)      # a NumPy integer too
     _check_count(n, "the number of samples")
-    if max_tries is not None and (isinstance(max_tries, bool) or not isinstance(max_tries, int)
+    if max_tries is not None and (isinstance(max_tries, bool)
+                                  or not isinstance(max_tries, numbers.Integral)
                                   or max_tries < 1):
         raise SamplingError(f"max_tries must be an integer >= 1 or None, got {max_tries!r}")
+    if max_tries is not None:
+        max_tries = int(max_tries)
     if method not in METHODS:
         raise SamplingError(f"unknown sampling method {method!r}: one of {', '.join(METHODS)}")
     if not isinstance(view, SeatView):
         raise TypeError(f"sample_deals needs a SeatView, got {type(view).__name__}")
+    view.check()    # a forged view made a 14-card hand or "the hands ... do not add up"
     unknown = set(options) - _SETTING_NAMES
     if unknown:
         raise SamplingError(f"unknown sampling option(s): {', '.join(sorted(unknown))}")
@@ -1376,9 +1401,9 @@ def sample_deals(view: SeatView, n: int, rng, *, method: str = "uniform", system
         raise SamplingError(f"settings must be a SamplingSettings, got "
                             f"{type(settings).__name__}")
     if not isinstance(rng, random.Random):
-        if isinstance(rng, bool) or not isinstance(rng, int):
+        if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
             raise SamplingError(f"rng must be a random.Random or an integer seed, got {rng!r}")
-        rng = random.Random(rng)
+        rng = random.Random(int(rng))
     if method in ("rejection", "auction") and system is None:
         raise SamplingError(f"method {method!r} needs the bidding system (system=...)")
     if method in ("rejection", "auction") and not callable(getattr(system, "explain_all", None)):
@@ -1418,9 +1443,9 @@ def _as_rng(rng) -> random.Random:
         return rng
     if rng is None:
         return random.Random()
-    if isinstance(rng, bool) or not isinstance(rng, int):
+    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
         raise SamplingError(f"rng must be a random.Random, an integer seed or None, got {rng!r}")
-    return random.Random(rng)
+    return random.Random(int(rng))     # a NumPy integer too
 
 
 def _seat_key(key) -> Seat:
@@ -1746,9 +1771,11 @@ def simulate_contract(contract, declarer=None, constraints: Optional[Mapping] = 
         contract = _with_declarer(contract, Seat.coerce(declarer), f"declarer {declarer!r}")
     if contract.declarer is None:
         raise SamplingError(f"the contract {contract} needs a declarer (declarer=...)")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
+    if threads is not None and (isinstance(threads, bool)
+                                or not isinstance(threads, numbers.Integral) or threads < 1):
         raise SamplingError(f"threads must be an integer >= 1 or None, got {threads!r}")
+    if threads is not None:
+        threads = int(threads)
     if not isinstance(vulnerable, bool):
         raise TypeError(f"vulnerable must be True or False, got {vulnerable!r}")
     if progress is not None and not callable(progress):

@@ -363,6 +363,16 @@ class Deal:
         return random_deal(rng)
 
 
+def _seed(seed):
+    """A seed as ``random.Random`` takes it: a NumPy integer as the int it equals (the same
+    deals), a type ``random.Random`` refuses named here."""
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, (int, bool)):
+        return int(seed)
+    if seed is not None and not isinstance(seed, (int, float, str, bytes, bytearray)):
+        raise TypeError(f"a seed is an integer (or None), got {type(seed).__name__} {seed!r}")
+    return seed
+
+
 def random_deal(rng: "random.Random | int | None" = None) -> Deal:
     """A random complete deal.
 
@@ -372,11 +382,13 @@ def random_deal(rng: "random.Random | int | None" = None) -> Deal:
     A..2; ``rng.shuffle(deck)`` (Fisher-Yates with ``getrandbits`` rejection sampling);
     cards 0-12 go to North, 13-25 East, 26-38 South, 39-51 West.
 
-    :param rng: a ``random.Random`` (its state advances by one shuffle), an integer seed,
-        or ``None`` for a fresh unpredictable generator.
+    :param rng: a ``random.Random`` (its state advances by one shuffle), an integer seed
+        (a NumPy integer is the same seed as the int), or ``None`` for a fresh
+        unpredictable generator.
+    :raises TypeError: for a seed of a type ``random.Random`` does not take.
     """
     if not isinstance(rng, random.Random):
-        rng = random.Random(rng)
+        rng = random.Random(_seed(rng))
     deck = list(_SHUFFLE_DECK)
     rng.shuffle(deck)
     return Deal([Hand(card_mask(deck[13 * i:13 * i + 13])) for i in range(4)])
@@ -387,13 +399,14 @@ def random_deals(seed: int, count: int) -> list:
     :func:`random_deal`).  ``random_deals(1, 500)`` are the deals of the DDS reference
     tables.
 
-    :raises TypeError: if ``count`` is not an integer.
+    :raises TypeError: if ``count`` is not an integer, or ``seed`` of a type
+        ``random.Random`` does not take (a NumPy integer is the same seed as the int).
     :raises ValueError: if ``count`` is negative."""
     if isinstance(count, bool) or not isinstance(count, numbers.Integral):
         raise TypeError(f"count must be an integer number of deals, got {count!r}")
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
-    rng = random.Random(seed)
+    rng = random.Random(_seed(seed))
     return [random_deal(rng) for _ in range(count)]
 
 

@@ -413,6 +413,16 @@ def test_constraints_check_every_field(args, kwargs, error, match):
         HandConstraints(*args, **kwargs)
 
 
+def test_constraints_take_numpy_integers_as_the_ints_they_equal():
+    """HandConstraints((np.int64(15), 17)) said "hcp must be a (min, max) pair of
+    integers"."""
+    import numpy as np
+    c = HandConstraints((np.int64(15), np.int32(17)), ((np.uint8(2), 5),) * 4,
+                        aces=[np.int64(1)])
+    assert c == HandConstraints((15, 17), ((2, 5),) * 4, aces=frozenset({1}))
+    assert type(c.hcp[0]) is int and type(c.lengths[0][0]) is int
+    assert {type(a) for a in c.aces} == {int}
+
 def test_constraints_checked_values_kept_and_contradictions_still_combined():
     # lists and sets are accepted and kept as tuples and frozensets (hashable)
     c = HandConstraints([15, 17], [[2, 5]] * 4, True, {Suit.SPADES}, [0, 1])
@@ -507,6 +517,18 @@ def test_choose_rejects_other_vulnerabilities_at_once(sa, bad, error):
         with pytest.raises(error):
             sa.hint(Hand.from_pbn(SACRIFICE_HAND), Auction("N", calls), bad)
 
+
+def test_every_entry_point_refuses_an_auction_that_is_not_one(sa):
+    """explain_all("1NT Pass") was a bare AttributeError ('str' object has no attribute
+    'calls'); it now says what choose, hint and explain say."""
+    hand = Hand.from_pbn(SACRIFICE_HAND)
+    for bad in ("1NT Pass", ["1NT", "Pass"], None, 3):
+        for ask in (lambda: sa.explain_all(bad), lambda: sa.explain(bad, "Pass"),
+                    lambda: sa.choose(hand, bad, "None"), lambda: sa.hint(hand, bad, "None")):
+            with pytest.raises(IllegalCallError, match="expected an Auction"):
+                ask()
+    assert [e.call for e in sa.explain_all(Auction.from_str("N", "1NT Pass"))] == [
+        Call.from_str("1NT"), Call.from_str("Pass")]
 
 def test_bid_deal_vulnerability_forms_agree():
     from ddsolver.deal import random_deals

@@ -538,3 +538,58 @@ def test_the_time_limit_also_caps_the_hard_computers_simulated_calls():
         assert (p._bidder.settings.time_budget, p._bidder.settings.max_seconds) == (2.0, 2.0)
     finally:
         p.close()
+
+
+def test_close_from_another_thread_does_not_break_a_decision_under_way(monkeypatch):
+    """close() called while another thread's decision is between two chunks of layouts:
+    the decision goes on (its solves on its own thread) and chooses as if nothing had
+    happened.  It failed with RuntimeError: cannot schedule new futures after shutdown."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    view = _lead_view()
+    settings = dict(samples=32, lead_samples=32, min_samples=8, threads=2, time_budget=None)
+    expected = _player(**settings).choose(view, random.Random(5))
+    closing = threading.Event()
+
+    class Pool(ThreadPoolExecutor):
+        def shutdown(self, *args, **kw):
+            closing.set()
+            super().shutdown(*args, **kw)
+
+    first = []
+
+    class Solving(Solver):
+        def solve_layouts(self, *args, **kw):
+            if not first:       # in the first chunk: another thread closes the player
+                first.append(threading.Thread(target=player.close))
+                first[0].start()
+                assert closing.wait(30)
+            return super().solve_layouts(*args, **kw)
+
+    monkeypatch.setattr(cardplay, "ThreadPoolExecutor", Pool)
+    monkeypatch.setattr(cardplay, "Solver", Solving)
+    player = _player(**settings)
+    choice = player.choose(view, random.Random(5))
+    first[0].join()
+    assert (choice.card, choice.tricks) == (expected.card, expected.tricks)
+    assert choice.samples == 32
+    # and the player goes on with a new pool
+    assert player.choose(view, random.Random(5)).card == expected.card
+    player.close()
+
+
+def test_an_inconsistent_view_is_refused_even_when_one_card_is_legal():
+    """CardPlayer.choose played a forged view's only "legal" card (one the seat does not
+    hold) without looking further; it now checks the view, as ComputerPlayer does, and a
+    view found consistent is not checked again."""
+    import dataclasses
+
+    view = _lead_view()
+    forged = dataclasses.replace(view, legal_cards=(Card.from_str("SA"),))
+    assert Card.from_str("SA") not in view.hand
+    with pytest.raises(InvalidViewError, match="legal_cards disagree"):
+        _player().choose(forged, random.Random(1))
+    rebuilt = dataclasses.replace(view)         # a copy not built by seat_view: checked
+    assert rebuilt == view and rebuilt.check() is rebuilt
+    assert _player().choose(rebuilt, random.Random(1)).card in view.legal_cards

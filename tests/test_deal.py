@@ -280,6 +280,17 @@ def test_random_deals_count_must_be_a_non_negative_integer():
             random_deals(1, bad)
 
 
+def test_a_numpy_integer_seed_is_the_same_seed():
+    """random_deal(np.int64(1)) was a TypeError from inside the random module."""
+    import numpy as np
+    assert random_deal(np.int64(1)) == random_deal(1)
+    assert random_deals(np.uint32(1), 3) == random_deals(1, 3)
+    for bad in ([1], (1,), object()):
+        with pytest.raises(TypeError, match="a seed is an integer"):
+            random_deal(bad)
+        with pytest.raises(TypeError, match="a seed is an integer"):
+            random_deals(bad, 1)
+
 def test_random_deals_match_reference_data():
     assert [str(d) for d in random_deals(1, 3)] == REFERENCE_FIRST_3
 

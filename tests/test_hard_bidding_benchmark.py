@@ -90,7 +90,8 @@ def test_the_help_is_plain_text_and_names_what_each_option_takes():
     assert "--pass-in-competition yes|no" in r.stdout
     assert "--time-budget SECONDS|none" in r.stdout
     text = " ".join(r.stdout.split())
-    assert "layouts of the hidden hands per decision (at most). (default 48)" in text
+    assert "layouts of the hidden hands per decision (at most; 1 to MAX_SAMPLES). (default 48)" \
+        in text
     assert "SimulationSettings.samples" not in text and "(default no)" in text
 
 

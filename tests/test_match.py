@@ -615,6 +615,16 @@ def test_bad_counts_and_options_are_match_errors(tmp_path):
             run_match("easy", "easy", 1, options_b=options)
 
 
+def test_numpy_integers_count_as_integers():
+    """A NumPy match seed or board count was refused as "must be an integer"."""
+    import numpy as np
+    assert seeded_boards(np.int64(3), np.int32(2)) == seeded_boards(3, 2)
+    a = run_match("easy", "easy", np.int64(1), seed=np.int64(5), workers=np.int64(1),
+                  options_a={"threads": 1}, options_b={"threads": 1})
+    b = run_match("easy", "easy", 1, seed=5, options_a={"threads": 1},
+                  options_b={"threads": 1})
+    assert [o.imps for o in a.boards] == [o.imps for o in b.boards]
+
 def test_match_workers_are_capped_at_64(tmp_path):
     # each worker is a process: --workers 100000 would start that many (the other
     # commands cap their --threads at 64 too)

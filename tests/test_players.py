@@ -220,6 +220,30 @@ def test_inconsistent_views_are_refused():
         seat_view("E", DEAL.east, dealer="N", vulnerability=None, auction=AUCTION)
 
 
+def test_arguments_of_the_wrong_kind_are_named():
+    """explanations=5 and played=5 were bare TypeErrors ("'int' object is not iterable");
+    a list of numbers as the hand said "got list"; a NumPy card mask was refused."""
+    import numpy as np
+    kw = dict(dealer="N", vulnerability="None", auction=AUCTION)
+    with pytest.raises(TypeError, match="explanations must be a sequence"):
+        seat_view("E", DEAL.east, explanations=5, **kw)
+    with pytest.raises(TypeError, match="explanations must be a sequence"):
+        seat_view("E", DEAL.east, explanations="x" * 6, **kw)
+    with pytest.raises(TypeError, match=r"played must be a list of \(seat, card\) pairs, got "
+                                        r"int"):
+        seat_view("E", DEAL.east, played=5, **kw)
+    with pytest.raises(TypeError, match="East's hand .* it lists int 1"):
+        seat_view("E", [1, 2, 3], **kw)
+    with pytest.raises(TypeError, match="East's hand .* got bytes"):
+        seat_view("E", b"653.T742.T42.A73", **kw)
+    with pytest.raises(InvalidViewError, match="East's hand: invalid card 'ZZ'"):
+        seat_view("E", ["ZZ"], **kw)
+    view = seat_view("E", DEAL.east, **kw)
+    assert seat_view("E", np.uint64(DEAL.east.mask), **kw) == view
+    assert seat_view("E", [str(c) for c in DEAL.east], **kw) == view
+    assert seat_view("E", DEAL.east, played=iter(()), explanations=iter([None] * 6),
+                     **kw).explanations == (None,) * 6
+
 def test_views_are_immutable():
     v = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION)
     with pytest.raises(AttributeError):

@@ -30,8 +30,9 @@ def test_levels_and_settings():
     p = ComputerPlayer("hard", seed=3, samples=10, threads=1)
     assert isinstance(p, Player)
     assert p.settings.samples == 10 and p.settings.threads == 1
-    with pytest.raises(ValueError, match="level"):
-        ComputerPlayer("expert")
+    for level in ("expert", "HARD", None, 2, ["hard"], {"hard": 1}):
+        with pytest.raises(ValueError, match="unknown level"):
+            ComputerPlayer(level)
     with pytest.raises(ValueError):
         ComputerPlayer("easy", samples=-1)
     with pytest.raises(ValueError, match="setting"):
@@ -50,7 +51,30 @@ def test_levels_and_settings():
             ComputerPlayer("hard", **bad)
     with pytest.raises(ValueError, match="auction"):      # easy deals uniformly
         ComputerPlayer("easy", play_checks=3)
+    # more layouts than the sampler deals: refused here, not at every decision
+    from ai.sampling import MAX_SAMPLES
+    for name in ("samples", "lead_samples"):
+        with pytest.raises(ValueError, match=f"{name} must be at most 1,000,000"):
+            ComputerPlayer("medium", **{name: MAX_SAMPLES + 1})
+    assert ComputerPlayer("easy", samples=MAX_SAMPLES).settings.samples == MAX_SAMPLES
 
+
+def test_numpy_integers_are_integers():
+    """NumPy integers (from an array of settings or seeds) were refused as "must be an
+    integer"; they now count as the ints they equal, and give the same decisions."""
+    import numpy as np
+    view = _view(DEAL, Seat.EAST, [])
+    p = ComputerPlayer("medium", seed=np.int64(3), samples=np.int64(8),
+                       lead_samples=np.int32(8), threads=np.int64(1),
+                       memory_mb=np.uint16(16), time_budget=None)
+    q = ComputerPlayer("medium", seed=3, samples=8, lead_samples=8, threads=1, memory_mb=16,
+                       time_budget=None)
+    assert p.settings == q.settings and type(p.settings.samples) is int
+    assert p.seed == 3 and type(p.seed) is int
+    assert p.card(view) == q.card(view)
+    assert p.last_choice.tricks == q.last_choice.tricks
+    p.close()
+    q.close()
 
 def test_a_forced_card_is_played_at_once():
     # North leads the heart king... East has a single heart left?  Build: after East's H2
@@ -163,6 +187,10 @@ def test_a_computer_answers_only_for_the_seat_to_act():
         player.card(over)
     north = seat_view("N", "AQ4.KJ5.Q963.KJ2", dealer="N", vulnerability="None")
     assert str(player.call(north)) == "1NT"
+    # a hint too: East's hand was hinted a call as if it were North's turn
+    with pytest.raises(InvalidViewError, match="NORTH is to call, not EAST"):
+        player.hint(east)
+    assert str(player.hint(north).call) == "1NT"
 
 
 def test_a_view_not_built_by_seat_view_is_checked_before_any_choice():

@@ -518,6 +518,44 @@ def test_bad_arguments():
     assert len(sample_deals(view, 0, 1, method="auction", system=SA)) == 0
 
 
+def test_numpy_integers_are_integers():
+    """A NumPy count, seed or max_tries was refused as "must be an integer"."""
+    import numpy as np
+    view = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION)
+    for method in ("uniform", "auction"):
+        a = sample_deals(view, np.int64(5), np.int64(1), method=method, system=SA,
+                         max_tries=np.int32(100_000))
+        b = sample_deals(view, 5, 1, method=method, system=SA, max_tries=100_000)
+        assert a.deals == b.deals
+    assert sample_deals(view, 5, 1, method="auction", system=SA,
+                        play_checks=np.int64(2)).deals == b.deals
+    sim = simulate_contract("3NT", "N", deals=[DEAL], threads=np.int64(1))
+    assert sim.mean == 10
+    assert deal_constrained({}, n=2, rng=np.int64(4)).deals == deal_constrained(
+        {}, n=2, rng=4).deals
+
+def test_an_inconsistent_view_is_refused_by_name():
+    """A view not built by seat_view (dataclasses.replace) that gives one card to two
+    seats: the uniform sampler failed deep inside with "a hand of 14 cards", the auction
+    sampler with "the hands to deal do not add up"; now InvalidViewError, as the computer
+    players say."""
+    import dataclasses
+
+    from ai.players import InvalidViewError
+    played = [("E", "H2"), ("S", "H6"), ("W", "H3"), ("N", "HK")]
+    view = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION,
+                     played=played, dummy_hand=DEAL.south)
+    west_has_norths_ace = dataclasses.replace(view, played=view.played[:2] + (
+        (Seat.WEST, Card.from_str("SA")), view.played[3]))
+    dummy_has_norths_ace = dataclasses.replace(
+        view, original_dummy=Hand.from_pbn("AT97.A86.A87.T96"))
+    for bad in (west_has_norths_ace, dummy_has_norths_ace):
+        for method in ("uniform", "rejection", "auction"):
+            with pytest.raises(InvalidViewError, match="inconsistent SeatView"):
+                sample_deals(bad, 5, 1, method=method, system=SA)
+    assert len(sample_deals(view, 5, 1, method="auction", system=SA)) == 5
+
+
 def test_sample_counts_bounded_and_max_tries_checked_for_every_method():
     view = seat_view("E", DEAL.east, dealer="N", vulnerability="None", auction=AUCTION)
     for method in METHODS:

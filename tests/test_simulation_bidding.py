@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -16,7 +17,7 @@ from ai.bidding.simulation import (
     weighted_mean_se,
     worth_simulating,
 )
-from ai.sampling import declarer_tricks
+from ai.sampling import MAX_SAMPLES, declarer_tricks
 from ddsolver.auction import Auction, Call
 from ddsolver.deal import Deal, Hand, random_deals
 from ddsolver.errors import AuctionFinishedError, IllegalCallError, InvalidDealError
@@ -128,6 +129,16 @@ def test_seeded_decisions_repeat_whatever_the_threads():
         == (c.call, c.gains, c.errors)
 
 
+def test_numpy_integers_are_integers():
+    import numpy as np
+    hand, auction = _decisions()[1]
+    settings = SimulationSettings(samples=np.int64(8), min_samples=np.int32(8),
+                                  batch=np.uint8(4), threads=np.int64(1)).untimed()
+    assert settings == FAST and type(settings.samples) is int
+    a = SimulatingBidder(SA, settings, seed=np.int64(11)).decide(hand, auction)
+    b = SimulatingBidder(SA, FAST, seed=11).decide(hand, auction)
+    assert (a.call, a.gains, a.errors) == (b.call, b.gains, b.errors)
+
 def test_where_to_simulate():
     calls = lambda text: [Call.from_str(c) for c in text.split()]      # noqa: E731
     assert not worth_simulating(calls("1C 1D"), Auction("N"))               # the opening
@@ -177,9 +188,16 @@ def test_bad_input():
     for bad in (dict(samples=0), dict(margin=-1), dict(threads=0), dict(scoring="rubber"),
                 dict(time_budget=float("nan")), dict(batch=0), dict(screen=-1),
                 dict(where="everywhere"), dict(bid_weights=1), dict(min_samples=True),
-                dict(bid_filter="yes")):
+                dict(bid_filter="yes"), dict(samples=MAX_SAMPLES + 1)):
         with pytest.raises(ValueError):
             SimulationSettings(**bad)
+    # too many layouts were the rules' call with the reason "no layout", silently
+    hand, auction = _decisions()[1]
+    for samples in (MAX_SAMPLES + 1, 0, -1, 2.0, True):
+        with pytest.raises(ValueError, match="samples must be None or an integer"):
+            SimulatingBidder(SA, FAST).evaluate(hand, auction, Vulnerability.NONE,
+                                                [Call.from_str("Pass")], random.Random(1),
+                                                samples=samples)
     bidder = SimulatingBidder(SA, FAST)
     with pytest.raises(InvalidDealError):
         bidder.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ"), Auction("N"))
@@ -192,6 +210,38 @@ def test_bad_input():
     with pytest.raises(TypeError):
         bidder.choose(Hand.from_pbn("AQ4.KJ5.Q963.KJ2"), Auction("N"), 1.5)
 
+
+
+def test_close_from_another_thread_does_not_break_a_decision_under_way(monkeypatch):
+    """close() called by another thread while a decision holds the bidder's thread pool
+    (between taking it and handing it the layouts to solve): the decision goes on, its
+    solves on its own thread, with the same result.  It failed with RuntimeError: cannot
+    schedule new futures after shutdown."""
+    import threading
+
+    import ai.bidding.simulation as simulation
+
+    hand, auction = _decisions()[1]
+    settings = replace(FAST, threads=2)
+    expected = SimulatingBidder(SA, settings, seed=11).decide(hand, auction)
+    real_split = simulation._split
+    closer = []
+
+    def split(keys, parts):
+        if not closer:          # the first batch: the pool is taken, nothing submitted yet
+            closer.append(threading.Thread(target=bidder.close))
+            closer[0].start()
+            closer[0].join(30)
+        return real_split(keys, parts)
+
+    monkeypatch.setattr(simulation, "_split", split)
+    bidder = SimulatingBidder(SA, settings, seed=11)
+    got = bidder.decide(hand, auction)
+    assert not closer[0].is_alive()
+    assert (got.call, got.gains, got.errors, got.samples) == (
+        expected.call, expected.gains, expected.errors, expected.samples)
+    assert bidder.decide(hand, auction).call == expected.call
+    bidder.close()
 
 # -- the property: every auction legal and finished, every call's explanation true ---------
 #: departs whenever an alternative does better on average over very few layouts: the most

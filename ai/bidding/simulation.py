@@ -62,6 +62,7 @@ thread: typically 0.1-0.3 s on one core).
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import random
 import threading
@@ -71,7 +72,7 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ai.players import seat_view
-from ai.sampling import SamplingError, sample_deals
+from ai.sampling import MAX_SAMPLES, NoLayoutError, sample_deals, submit_or_run
 from ddsolver.auction import Auction, Call
 from ddsolver.contract import Contract
 from ddsolver.deal import Deal, Hand
@@ -95,7 +96,8 @@ WHERE = ("all", "choices", "uncontested")
 class SimulationSettings:
     """How the simulating bidder decides.
 
-    :ivar samples: layouts of the hidden hands per decision (at most).
+    :ivar samples: layouts of the hidden hands per decision (at most; 1 to
+        :data:`ai.sampling.MAX_SAMPLES`).
     :ivar min_samples: layouts always used before a stop (unless ``max_seconds`` runs out).
     :ivar batch: layouts dealt, finished and solved together (then the stops are checked).
     :ivar time_budget: seconds per decision after which no new batch starts (once
@@ -131,6 +133,8 @@ class SimulationSettings:
     :ivar threads: solver threads (``None``: up to 2).
     :ivar memory_mb: transposition table of each solver, MiB.
     :ivar scoring: ``"IMP"`` or ``"MP"``.
+    :raises ValueError: (at construction) for a value of the wrong type or out of range
+        (``samples`` above :data:`ai.sampling.MAX_SAMPLES` included).
     """
 
     samples: int = 48
@@ -153,10 +157,18 @@ class SimulationSettings:
     scoring: str = "IMP"
 
     def __post_init__(self):
+        for name in ("samples", "min_samples", "batch", "max_candidates", "memory_mb",
+                     "screen", "threads"):
+            v = getattr(self, name)
+            if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+                object.__setattr__(self, name, int(v))      # a NumPy integer too
         for name in ("samples", "min_samples", "batch", "max_candidates", "memory_mb"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+        if self.samples > MAX_SAMPLES:     # what the sampler deals at most
+            raise ValueError(f"samples must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got "
+                             f"{self.samples:,}")
         if isinstance(self.screen, bool) or not isinstance(self.screen, int) or self.screen < 0:
             raise ValueError(f"screen must be an integer >= 0, got {self.screen!r}")
         for name in ("time_budget", "max_seconds", "margin", "confidence", "hopeless"):
@@ -392,6 +404,8 @@ class SimulatingBidder:
         if not isinstance(settings, SimulationSettings):
             raise TypeError(f"settings must be SimulationSettings, got "
                             f"{type(settings).__name__}")
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seed = int(seed)        # a NumPy integer too
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
             raise TypeError(f"seed must be an integer, text or None, got {seed!r}")
         self.system = system
@@ -513,13 +527,24 @@ class SimulatingBidder:
         """Deal up to ``samples`` (default ``settings.samples``) layouts for the seat to act
         and judge ``calls`` (the rules' call first) on them (see the module docstring).
 
+        :param samples: ``None`` or an integer 1 to :data:`ai.sampling.MAX_SAMPLES`.
         :param stops: apply the screen, the sequential stop and the time limits (``False``:
             every layout, every candidate; for tuning).
         :returns: :class:`Evaluation` (``reason`` attribute ``"no layout"`` when the
             sampler found none).
+        :raises ValueError: if ``samples`` is neither ``None`` nor an integer 1 to
+            :data:`ai.sampling.MAX_SAMPLES`.
+        :raises ai.sampling.SamplingError: if the sampler refuses its arguments (a
+            ``system`` without ``explain_all``); no layout at all is the ``"no layout"``
+            reason instead.
         """
         s = self.settings
         start = time.perf_counter() if start is None else start
+        if samples is not None and (isinstance(samples, bool)
+                                    or not isinstance(samples, numbers.Integral)
+                                    or not 1 <= samples <= MAX_SAMPLES):
+            raise ValueError(f"samples must be None or an integer 1 to {MAX_SAMPLES:,} "
+                             f"(MAX_SAMPLES), got {samples!r}")
         n = s.samples if samples is None else samples
         seat = auction.to_act
         ev = Evaluation(tuple(calls), active=[True] * len(calls))
@@ -531,7 +556,7 @@ class SimulatingBidder:
             layouts = sample_deals(view, n, rng, method="auction", system=self.system,
                                    bid_weights=s.bid_weights, bid_filter=s.bid_filter,
                                    max_seconds=cap, bid_seconds=cap)
-        except SamplingError:
+        except NoLayoutError:
             ev.reason = "no layout"
             return ev
         ev.sample_seconds = time.perf_counter() - t0
@@ -639,7 +664,8 @@ class SimulatingBidder:
             work(solvers[0], keys)
             return
         parts = _split(keys, len(solvers))
-        futures = [pool.submit(work, solvers[j], part) for j, part in enumerate(parts) if part]
+        futures = [submit_or_run(pool, work, solvers[j], part)
+                   for j, part in enumerate(parts) if part]
         for f in futures:
             f.result()
 
@@ -659,7 +685,8 @@ class SimulatingBidder:
             return self._solvers, self._pool
 
     def close(self) -> None:
-        """Release the solver threads."""
+        """Release the solver threads (the bidder can still be used afterwards; a decision
+        under way in another thread finishes on its own thread)."""
         with self._lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)

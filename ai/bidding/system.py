@@ -222,7 +222,14 @@ class BiddingSystem:
         return exp
 
     def explain_all(self, auction: Auction) -> List[Explanation]:
-        """Explanations of every call of ``auction`` (finished or not), in order."""
+        """Explanations of every call of ``auction`` (finished or not), in order.
+
+        :raises IllegalCallError: if ``auction`` is not an :class:`Auction` (as
+            :meth:`choose` and :meth:`explain` say; text such as ``"1NT Pass"`` is read
+            with :meth:`Auction.from_str`).
+        """
+        if not isinstance(auction, Auction):
+            raise IllegalCallError(f"expected an Auction, got {type(auction).__name__}")
         out = []
         calls = auction.calls
         for i, call in enumerate(calls):
