@@ -47,6 +47,7 @@ from ai.daily import (
     Leaderboard,
     LeaderboardError,
     _check_name,
+    _encodable,
     _same_name,
     check_leaderboard,
     default_data_dir,
@@ -178,12 +179,24 @@ class Screen:
         self.console.print(text, soft_wrap=True, markup=False, highlight=False)
 
     def ask(self, prompt: str) -> str:
-        try:
-            if self.reader is not None:
-                return self.reader(prompt)
-            return self.console.input(escape(prompt))
-        except EOFError:
-            raise QuitGame from None
+        """The line typed after ``prompt``; a line that is not text in the terminal's
+        encoding (read with ``surrogateescape``: see :func:`main`) is asked again.
+
+        :raises QuitGame: at the end of the input (Ctrl-D).
+        """
+        while True:
+            try:
+                if self.reader is not None:
+                    line = self.reader(prompt)
+                else:
+                    line = self.console.input(escape(prompt))
+            except EOFError:
+                raise QuitGame from None
+            if _encodable(line):
+                return line
+            encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+            self.say(f"That line is not text in the terminal's encoding ({encoding}): "
+                     f"type it again.")
 
     @staticmethod
     def wrap(text: str, indent: str = "") -> List[str]:
@@ -727,6 +740,20 @@ def _small_number(text: str) -> Optional[int]:
     return None
 
 
+def _forgiving_streams() -> None:
+    """Standard input read with ``surrogateescape`` (a line in another encoding than the
+    terminal's, e.g. Latin-1 bytes in a UTF-8 locale, is then refused by
+    :meth:`Screen.ask` instead of a :exc:`UnicodeDecodeError`), standard output written
+    with ``replace`` (a character the terminal's encoding cannot show, a CJK name on the
+    leaderboard in a Latin-1 locale or a file name that is not UTF-8, is a ``?`` instead
+    of a :exc:`UnicodeEncodeError`)."""
+    for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "replace")):
+        try:
+            stream.reconfigure(errors=errors)
+        except (AttributeError, OSError, ValueError):   # not a text file (a test's), closed
+            pass
+
+
 def _ask_yes(screen: Screen, question: str, default: bool) -> bool:
     while True:
         answer = screen.ask(question + (" [Y/n] " if default else " [y/N] ")).strip().lower()
@@ -882,6 +909,7 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     command starts, 141 the reader of standard output or standard error has gone (the
     game saved).
     """
+    _forgiving_streams()
     # options the game would ignore: the boards of the day are medium computers on the
     # date's deals, and only they have a leaderboard name
     ctx = click.get_current_context()

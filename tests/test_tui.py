@@ -934,3 +934,57 @@ def test_level_and_seed_given_for_a_saved_match_are_said_to_apply_to_a_new_one(t
     game = open_game(daily=False, level="easy", seed=5, save=save, name=None,
                      new=False, screen=Driver(["n"]).screen(), given=("level", "seed"))
     assert game.seed == 5 and game.settings["level"] == "easy"
+
+
+def _play(args, env_extra, stdin: bytes, tmp_path):
+    env = {**os.environ, "PYTHONPATH": ROOT, "XDG_DATA_HOME": str(tmp_path / "data"),
+           **env_extra}
+    return subprocess.run([sys.executable, "-m", "ai.tui", *args], env=env, cwd=ROOT,
+                          input=stdin, capture_output=True, timeout=60)
+
+
+def test_a_line_that_is_not_text_in_the_terminals_encoding_is_typed_again(tmp_path):
+    """In a UTF-8 locale (strict decoding, the usual one) a line in another encoding (a
+    terminal set to Latin-1, a file in Windows-1252 piped in: 'Jos\\xe9') stopped the game
+    with a UnicodeDecodeError traceback, status 1.  The line is refused with a message and
+    asked again."""
+    strict = {"PYTHONIOENCODING": "utf-8:strict"}
+    run = _play(["--seed", "1", "--new", "--threads", "1"], strict, b"\xa3\nSA\xe9\nquit\n",
+                tmp_path)
+    out, err = run.stdout.decode("utf-8", "replace"), run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert out.count("That line is not text in the terminal's encoding (utf-8): type it "
+                     "again.") == 2, out
+    assert "Saved to" in out
+    run = _play(["--daily", "--new", "--threads", "1", "--leaderboard",
+                 str(tmp_path / "lb.sqlite3")], strict, b"Jos\xe9\nquit\n", tmp_path)
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert b"That line is not text in the terminal's encoding" in run.stdout
+
+
+def test_a_character_the_terminal_cannot_show_is_replaced_not_a_traceback(tmp_path):
+    """A name the terminal's encoding cannot show (a Latin-1 locale and a CJK name on the
+    shared leaderboard) or a file name that is not UTF-8 stopped the game with a
+    UnicodeEncodeError traceback, status 1 (after the save, at the very end).  Such a
+    character is shown as '?'."""
+    from ai.daily import local_today
+
+    lb = str(tmp_path / "lb.sqlite3")
+    with Leaderboard(lb) as board:
+        board.record("山田", local_today(), 100, ["Pass 0"] * 4)
+    latin = {"PYTHONIOENCODING": "latin-1:strict"}
+    run = _play(["--daily", "--new", "--name", "山田", "--threads", "1", "--leaderboard",
+                 lb], latin, b"n\n", tmp_path)
+    err = run.stderr.decode("latin-1")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert b"?? has played today's boards already" in run.stdout, run.stdout
+    save = os.fsencode(str(tmp_path)) + b"/partie-\xe9.json"      # not UTF-8
+    env = {**os.environ, "PYTHONPATH": ROOT, "PYTHONIOENCODING": "utf-8:strict"}
+    run = subprocess.run([sys.executable.encode(), b"-m", b"ai.tui", b"--seed", b"1",
+                          b"--threads", b"1", b"--save", save], env=env, cwd=ROOT,
+                         input=b"quit\n", capture_output=True, timeout=60)
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert b"partie-?.json. Run the same command again" in run.stdout, run.stdout
+    assert os.path.exists(save)
