@@ -22,8 +22,11 @@ from __future__ import annotations
 import errno
 import os
 import re
+import signal
 import sys
 import textwrap
+import threading
+import unicodedata
 from typing import Callable, List, Optional
 
 import click
@@ -66,7 +69,7 @@ from ddsolver.errors import BridgeError
 from ddsolver.pbn.writer import pbn_bytes
 from ddsolver.table import Seat, Side
 
-__all__ = ["HumanPlayer", "Screen", "TerminalGame", "main"]
+__all__ = ["HumanPlayer", "Resumed", "Screen", "TerminalGame", "main"]
 
 LEVELS = ("easy", "medium", "hard")
 WIDTH = 80
@@ -89,6 +92,13 @@ claim all remaining tricks, claim N = N of them;  quit (or Ctrl-C) = save and le
 
 class QuitGame(Exception):
     """The human asked to leave (``quit``, Ctrl-D): save and stop."""
+
+
+class Resumed(Exception):
+    """Raised by :meth:`Screen.resumed` (the ``SIGCONT`` handler of :func:`main`) while
+    a line is read: the program came back from Ctrl-Z (``fg``).  :meth:`Screen.ask` draws
+    the screen again and asks again (the line typed before Ctrl-Z is gone: the terminal
+    dropped it), with the terminal's modes set anew by readline."""
 
 
 # --------------------------------------------------------------------------------------
@@ -127,6 +137,10 @@ class Screen:
             except (UnicodeEncodeError, LookupError):
                 ascii = True
         self.suit = _ASCII if ascii else _UNICODE
+        #: what was written since the screen was last cleared (drawn again after fg)
+        self._since_clear: List[tuple] = []
+        self._cleared = False
+        self._reading = False
 
     # -- text of things --------------------------------------------------------------------
     def card(self, card: Card) -> str:
@@ -167,6 +181,12 @@ class Screen:
     # -- drawing --------------------------------------------------------------------------
     def show(self, lines: List[str], clear: bool = True) -> None:
         if clear:
+            self._since_clear, self._cleared = [], True
+        self._since_clear.append(("show", list(lines)))
+        self._show(lines, clear)
+
+    def _show(self, lines: List[str], clear: bool) -> None:
+        if clear:
             self.console.clear()
         for line in lines:
             out = escape(line)
@@ -176,7 +196,56 @@ class Screen:
 
     def say(self, text: str) -> None:
         """Print a message as it is (no markup; long lines wrap in the terminal)."""
+        self._since_clear.append(("say", text))
+        self._say(text)
+
+    def _say(self, text: str) -> None:
         self.console.print(text, soft_wrap=True, markup=False, highlight=False)
+
+    def redraw(self) -> None:
+        """Write again what was written since the screen was last cleared (after Ctrl-Z
+        and ``fg`` the shell's lines are below it): the screen cleared first if it was."""
+        if self._cleared:
+            self.console.clear()
+        else:
+            self.console.print()
+        for what, arg in self._since_clear:
+            if what == "show":
+                self._show(arg, False)
+            else:
+                self._say(arg)
+
+    def catch_resume(self) -> None:
+        """Draw the screen again when the program comes back from Ctrl-Z (``fg``).
+
+        ``SIGCONT`` may be taken by any of the process's threads (numpy's, the solver's),
+        and then it does not interrupt the main thread's read: a thread started here
+        learns of it through the signals' wake-up file (:func:`signal.set_wakeup_fd`) and,
+        while a line is read, sends ``SIGUSR1`` to the main thread, whose handler
+        :meth:`resumed` interrupts the read."""
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        signal.signal(signal.SIGCONT, lambda signum, frame: None)   # heard by the file
+        signal.signal(signal.SIGUSR1, self.resumed)
+        signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        main = threading.main_thread().ident
+
+        def forward() -> None:
+            while True:
+                if signal.SIGCONT in os.read(r, 64) and self._reading:
+                    signal.pthread_kill(main, signal.SIGUSR1)
+
+        threading.Thread(target=forward, name="ddsolver-play fg", daemon=True).start()
+
+    def resumed(self, signum=None, frame=None) -> None:
+        """The signal handler of :meth:`catch_resume`: :exc:`Resumed` while a line is read,
+        so that :meth:`ask` draws the screen again; nothing otherwise (the computers
+        thinking go on).
+
+        :raises Resumed: while :meth:`ask` waits for a line.
+        """
+        if self._reading:
+            raise Resumed
 
     def ask(self, prompt: str) -> str:
         """The line typed after ``prompt``; a line that is not text in the terminal's
@@ -186,12 +255,24 @@ class Screen:
         """
         while True:
             try:
+                self._reading = True
                 if self.reader is not None:
                     line = self.reader(prompt)
+                elif self.console.file is sys.stdout:
+                    # the prompt given to input(): readline (line editing) then knows it
+                    # is there and does not draw the line over it
+                    self.console.file.flush()
+                    line = input(prompt)
                 else:
                     line = self.console.input(escape(prompt))
             except EOFError:
                 raise QuitGame from None
+            except Resumed:
+                self._reading = False
+                self.redraw()
+                continue
+            finally:
+                self._reading = False
             if _encodable(line):
                 return line
             encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
@@ -283,7 +364,7 @@ class HumanPlayer:
             try:
                 call = Call.from_str(arg)
             except BridgeError:
-                return [f"'{arg}' is neither a call nor a call number."]
+                return [f"'{_quoted(arg)}' is neither a call nor a call number."]
             found = [k for k, c in enumerate(calls) if c == call]
             if found:
                 i = found[-1]
@@ -345,7 +426,7 @@ class HumanPlayer:
                 try:
                     call = Call.from_str(answer)
                 except BridgeError:
-                    self.messages = [f"'{answer[:30]}' is not a call. Type ? for help."]
+                    self.messages = [f"'{_quoted(answer)}' is not a call. Type ? for help."]
                     continue
                 if not view.auction.is_legal(call):
                     self.messages = [f"{s.call(call)} is not legal now"
@@ -493,7 +574,7 @@ class HumanPlayer:
         try:
             card = Card.from_str(text.strip().replace("10", "T"))
         except BridgeError:
-            return f"'{text[:30]}' is not a card. Type ? for help."
+            return f"'{_quoted(text)}' is not a card. Type ? for help."
         if card in legal:
             return card
         held = {c.suit for c in legal}
@@ -731,6 +812,17 @@ class TerminalGame:
 # The command
 # --------------------------------------------------------------------------------------
 
+def _quoted(text: str, limit: int = 30) -> str:
+    """What the human typed, as a message quotes it: at most ``limit`` characters (then
+    ``...``), control and format characters written as ``\\x1b``, ``\\u202e``: an arrow
+    key's escape sequence, a screen-clearing one or a right-to-left override sent back to
+    the terminal would move the cursor, clear the screen or reverse the line."""
+    short = text[:limit]
+    out = "".join(c.encode("unicode_escape").decode("ascii")
+                  if unicodedata.category(c) in ("Cc", "Cf") else c for c in short)
+    return out + ("..." if len(text) > limit else "")
+
+
 def _small_number(text: str) -> Optional[int]:
     """``text`` as a number of at most four ASCII digits, else ``None`` (``str.isdigit``
     also takes ``²`` and ``٣``, which ``int`` refuses, and thousands of digits are beyond
@@ -740,17 +832,33 @@ def _small_number(text: str) -> Optional[int]:
     return None
 
 
+def _is_terminal() -> bool:
+    """Standard input and output are a terminal (not a pipe, a file or closed)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
 def _forgiving_streams() -> None:
     """Standard input read with ``surrogateescape`` (a line in another encoding than the
     terminal's, e.g. Latin-1 bytes in a UTF-8 locale, is then refused by
     :meth:`Screen.ask` instead of a :exc:`UnicodeDecodeError`), standard output written
     with ``replace`` (a character the terminal's encoding cannot show, a CJK name on the
     leaderboard in a Latin-1 locale or a file name that is not UTF-8, is a ``?`` instead
-    of a :exc:`UnicodeEncodeError`)."""
+    of a :exc:`UnicodeEncodeError`); in a terminal, line editing (:mod:`readline`)."""
     for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "replace")):
         try:
             stream.reconfigure(errors=errors)
         except (AttributeError, OSError, ValueError):   # not a text file (a test's), closed
+            pass
+    if _is_terminal():
+        # line editing (the arrow keys move in the line instead of typing their escape
+        # sequences; Up brings back the last line) and the prompt drawn again after
+        # Ctrl-Z and fg: the builtin input() uses readline once it is imported
+        try:
+            import readline  # noqa: F401
+        except ImportError:     # pragma: no cover - a Python built without it
             pass
 
 
@@ -940,6 +1048,9 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
         except LeaderboardError as exc:
             raise click.BadParameter(str(exc), param_hint="'--leaderboard'") from None
     screen = Screen(ascii=True if ascii_ else None)
+    if _is_terminal() and hasattr(signal, "SIGCONT") and hasattr(signal, "pthread_kill"):
+        # back from Ctrl-Z (fg): the screen drawn again and the prompt with it
+        screen.catch_resume()
     named = save is not None
     if save is None:
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")

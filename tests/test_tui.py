@@ -988,3 +988,98 @@ def test_a_character_the_terminal_cannot_show_is_replaced_not_a_traceback(tmp_pa
     assert run.returncode == 0 and "Traceback" not in err, err
     assert b"partie-?.json. Run the same command again" in run.stdout, run.stdout
     assert os.path.exists(save)
+
+
+def test_control_characters_typed_are_quoted_not_sent_back_to_the_terminal(tmp_path):
+    """An arrow key (no line editing: its escape sequence ends in the line) was echoed raw
+    in the message ("'<ESC>[D' is not a call"): the terminal moved the cursor and the
+    message came out garbled; '<ESC>[2J' cleared the screen, a right-to-left override
+    reversed the rest of the line.  Control and format characters are quoted as \\x1b,
+    and a long line is cut."""
+    d = Driver(["1N\x1b[D\x1b[DT", "e \x1b[2J", "1\u202eC", "e " + "z" * 500, "p",
+                "S\x1b[A", "quit"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    assert TerminalGame(game, d.screen(), seed=1, computer_settings=FAST).run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert "'1N\\x1b[D\\x1b[DT' is not a call" in said[1]
+    assert "'\\x1b[2J' is neither a call nor a call number." in said[2]
+    assert "'1\\u202eC' is not a call" in said[3]
+    assert "'" + "z" * 30 + "...' is neither a call nor a call number." in said[4]
+    assert "'S\\x1b[A' is not a card" in said[6]
+    shown = "".join(said)
+    assert "\x1b" not in shown and "\u202e" not in shown
+
+
+def test_back_from_ctrl_z_the_screen_is_drawn_again_and_asked_again(tmp_path):
+    """After Ctrl-Z and fg the shell's lines were left where the prompt had been, and the
+    program waited without a word (with line editing, in the terminal modes the shell
+    had set).  SIGCONT while a line is read draws the screen again and asks again; while
+    the computers think it does nothing."""
+    from ai.tui import Resumed
+
+    d = Driver([Resumed(), "p", "quit"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    screen = d.screen()
+    screen.resumed()                        # not reading: nothing happens
+    assert TerminalGame(game, screen, seed=1, computer_settings=FAST).run() == 0
+    first, prompt, _ = d.screens[0]
+    again, prompt2, answer = d.screens[1]
+    assert prompt == prompt2 and prompt.startswith("Your call") and answer == "p"
+    # (the reader raised before the Driver marked the end of the first screen)
+    assert "Your hand (South)" in first and again.count("Your hand (South)") == 2
+    assert again.endswith(first)
+
+
+@needs_tmux
+def test_line_editing_and_ctrl_z_then_fg_in_a_terminal(tmp_path):
+    """In a real terminal: the arrow keys edit the line (they typed escape sequences),
+    and after Ctrl-Z and fg in an interactive shell the prompt is back."""
+    t = Tmux(tmp_path)
+    t.starts += 1
+    t.sock = str(tmp_path / "tmux-shell.sock")
+    t.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24",
+           "bash --norc --noprofile -i")
+    try:
+        time.sleep(0.5)
+        # alone on its line: after Ctrl-Z, bash would go on with the rest of a list
+        t.send("-l", f"{sys.executable} -m ai.tui --seed 1 --new --threads 1")
+        t.send("Enter")
+        screen = t.wait("")
+        assert t.prompt(screen).startswith("Your call")
+        t.send("-l", "1X")
+        t.send("BSpace", "Left")
+        t.send("-l", "1")                     # "11", the cursor between them
+        t.send("End", "BSpace")
+        t.send("-l", "NT")
+        t.send("Enter")
+        screen = t.wait(screen)
+        assert "'1NT' is not a call" not in screen and "is not a call" not in screen
+        assert "1NT" in screen, screen
+        t.send("C-z")
+        end = time.time() + 20
+        while "Stopped" not in t.screen() and time.time() < end:
+            time.sleep(0.05)
+        t.send("-l", "fg")
+        t.send("Enter")
+        end = time.time() + 20
+        while time.time() < end:
+            screen = t.screen()
+            if t.prompt(screen).startswith(("Your call", "Card from")) and \
+                    screen.startswith("Chicago - board"):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"no prompt after fg:\n{screen}")
+        t.send("-l", "quit")
+        t.send("Enter")
+        end = time.time() + 20
+        while not t.prompt(t.screen()).startswith("bash") and time.time() < end:
+            time.sleep(0.05)
+        t.send("-l", "echo EXIT=$?")
+        t.send("Enter")
+        end = time.time() + 20
+        while "EXIT=" not in t.screen() and time.time() < end:
+            time.sleep(0.05)
+        assert "EXIT=0" in t.screen() and "Traceback" not in t.screen()
+    finally:
+        t.kill()
