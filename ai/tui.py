@@ -84,10 +84,11 @@ _VUL = {"None": "none vulnerable", "NS": "N-S vulnerable", "EW": "E-W vulnerable
 
 HELP = """\
 Calls: 1C..7NT (1c, 1n, 3nt...), p = pass, x = double, xx = redouble.
-Cards: SA, h10, DT, cq; a rank alone (Q) when it names one legal card; Enter when
-only one card is legal.   e = explain the last call, e N = the N-th call, e 2C = a
-call;  auction = every call explained;  h = a suggestion (easy level);  claim =
-claim all remaining tricks, claim N = N of them;  quit (or Ctrl-C) = save and leave."""
+Cards: SA, h10, DT, cq; a rank alone (Q) when it names one legal card; Enter
+when only one card is legal.  e = explain the last call, e N = the N-th call,
+e 2C = a call;  auction = every call explained;  h = a suggestion (easy level);
+claim = claim all remaining tricks, claim N = N of them;
+quit (or Ctrl-C) = save and leave."""
 
 
 class QuitGame(Exception):

@@ -1083,3 +1083,20 @@ def test_line_editing_and_ctrl_z_then_fg_in_a_terminal(tmp_path):
         assert "EXIT=0" in t.screen() and "Traceback" not in t.screen()
     finally:
         t.kill()
+
+
+def test_every_line_fits_80_columns(tmp_path):
+    """The help's lines were 81 to 84 characters: in the documented 80-column terminal
+    they wrapped mid-word ("Enter whe" / "n") and the help took eight lines."""
+    from rich.cells import cell_len
+
+    from ai.tui import HELP
+
+    assert max(cell_len(line) for line in HELP.splitlines()) <= 80
+    d = Driver(["?", "auction", "e 1", "p", "?", "auction", "quit"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    assert TerminalGame(game, d.screen(), seed=1, computer_settings=FAST).run() == 0
+    # (a message naming a file wraps in the terminal, as any long path would)
+    wide = [line for line in d.shown().splitlines()
+            if cell_len(line) > 80 and not line.startswith("Saved to")]
+    assert not wide, wide
