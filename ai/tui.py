@@ -30,6 +30,7 @@ import unicodedata
 from typing import Callable, List, Optional
 
 import click
+from rich.cells import set_cell_size
 from rich.console import Console
 from rich.markup import escape
 
@@ -805,7 +806,9 @@ class TerminalGame:
             return [f"The leaderboard cannot be used: {exc}"]
         out.append(f"Your place: {rank} of {len(entries)}.")
         for i, e in enumerate(entries[:6]):
-            out.append(f"  {i + 1}. {e.name[:20]:<20} {e.score:+6d}")
+            # 20 columns, not characters: a Chinese name or an emoji takes two a
+            # character, a combining accent none
+            out.append(f"  {i + 1}. {set_cell_size(e.name, 20)} {e.score:+6d}")
         return out
 
 

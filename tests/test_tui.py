@@ -1100,3 +1100,26 @@ def test_every_line_fits_80_columns(tmp_path):
     wide = [line for line in d.shown().splitlines()
             if cell_len(line) > 80 and not line.startswith("Saved to")]
     assert not wide, wide
+
+
+def test_the_leaderboard_table_aligns_wide_and_combining_characters(tmp_path):
+    """The names were cut and padded to 20 characters, not 20 columns: a Chinese name or
+    an emoji (two columns a character) pushed its score right, Hebrew points (no column)
+    pulled it left, and a long Chinese name took 40 columns."""
+    from types import SimpleNamespace
+
+    from rich.cells import cell_len
+
+    lb = str(tmp_path / "lb.sqlite3")
+    names = {"山田太郎": 300, "😀😀 Emoji": 200, "עִבְרִית שלום": 100, "山" * 40: 75,
+             "Zoë": 50}
+    with Leaderboard(lb) as board:
+        for name, score in names.items():
+            board.record(name, "2024-03-01", score, ["Pass 0"] * 4)
+    game = SimpleNamespace(settings={"name": "Bob"}, date="2024-03-01", total=-50,
+                           system=None, result_texts=lambda: ["Pass 0"] * 4)
+    tg = TerminalGame(game, Driver().screen(), leaderboard=lb)
+    rows = [line for line in tg.record_daily() if re.match(r"  \d\. ", line)]
+    assert len(rows) == 6
+    assert {cell_len(row) for row in rows} == {cell_len("  1. " + "x" * 20 + "   +300")}
+    assert rows[3].startswith("  4. " + "山" * 10 + " ")
