@@ -50,6 +50,7 @@ from ai.daily import (
     DuplicateEntryError,
     Leaderboard,
     LeaderboardError,
+    LeaderboardFileError,
     _check_name,
     _encodable,
     _same_name,
@@ -629,6 +630,8 @@ class TerminalGame:
         self.human = HumanPlayer(screen, self.header, game.system, level)
         #: what the leaderboard said of the day's result (recorded as the last board ends)
         self._recorded: Optional[List[str]] = None
+        #: the day's result could not be written to the leaderboard (see record_daily)
+        self.unrecorded = False
 
     # -- text -------------------------------------------------------------------------------
     def title(self) -> str:
@@ -739,13 +742,27 @@ class TerminalGame:
                         # recorded now: leaving at the next question (every hand seen)
                         # must not leave the day open for another try
                         self._recorded = self.record_daily()
+                        while self.unrecorded:
+                            # (and if the human leaves, the next start records it)
+                            for line in self._recorded:
+                                self.screen.say(line)
+                            answer = self.screen.ask(
+                                "Press Enter to try again (quit: recorded at the next "
+                                "ddsolver-play --daily): ")
+                            if answer.strip().lower() == "quit":
+                                raise QuitGame
+                            self._recorded = self.record_daily()
                     self.screen.ask("Press Enter to see the final score: ")
             self.finish()
             return 0
         except QuitGame:
             self.game.save()
-            self.screen.say(f"\nSaved to {self.game.path}. Run the same command "
-                                      f"again to resume.")
+            if self.unrecorded:
+                self.screen.say(f"\nSaved to {self.game.path}: the result goes on the "
+                                f"leaderboard at the next ddsolver-play --daily.")
+            else:
+                self.screen.say(f"\nSaved to {self.game.path}. Run the same command "
+                                f"again to resume.")
             return 0
         except KeyboardInterrupt:
             self.game.save()
@@ -787,11 +804,16 @@ class TerminalGame:
         self.screen.show(lines)
 
     def record_daily(self) -> List[str]:
+        """Put the day's result on the leaderboard; the lines saying so, the place and
+        the first six.  :attr:`unrecorded` is then true if the result could not be
+        written (the leaderboard busy beyond its timeout, or not writable)."""
         g = self.game
         name = g.settings.get("name")
+        self.unrecorded = False
         if g.settings.get("practice") or not name:
             return ["Practice: the result is not on the leaderboard."]
         out = []
+        recorded = False
         try:
             with Leaderboard(self.leaderboard) as lb:
                 try:
@@ -800,9 +822,11 @@ class TerminalGame:
                 except DuplicateEntryError:
                     out.append(f"{name} already has an entry for {g.date}; this game is "
                                f"not recorded.")
+                recorded = True
                 entries = lb.day(g.date)
                 rank = lb.rank(name, g.date)
         except LeaderboardError as exc:
+            self.unrecorded = not recorded
             return [f"The leaderboard cannot be used: {exc}"]
         out.append(f"Your place: {rank} of {len(entries)}.")
         for i, e in enumerate(entries[:6]):
@@ -889,6 +913,34 @@ def _ask_name(screen: Screen) -> Optional[str]:
             screen.say(str(exc))
 
 
+def _record_late(game: DailyBoards, leaderboard, screen: Screen) -> None:
+    """Put on the leaderboard a finished day that is not there: it could not be written
+    as its last board ended (busy beyond the timeout, not writable) or the program was
+    stopped in between.  Nothing for practice, or a day already recorded.
+
+    :raises LeaderboardFileError: if it cannot be written now either.
+    """
+    name = game.settings.get("name")
+    if game.settings.get("practice") or not isinstance(name, str) or not name:
+        return
+    try:
+        with Leaderboard(leaderboard) as lb:
+            if lb.entry(name, game.date) is not None:
+                return
+            lb.record(name, game.date, game.total, game.result_texts())
+    except DuplicateEntryError:
+        return
+    except LeaderboardFileError as exc:
+        raise LeaderboardFileError(
+            f"{name}'s boards of the day {game.date} are finished but not on the "
+            f"leaderboard yet, and it cannot be written now ({exc}): try again later"
+        ) from None
+    except LeaderboardError:    # a name or results the leaderboard refuses (a damaged save)
+        return
+    screen.say(f"{name}'s boards of the day {game.date} were not on the leaderboard: "
+               f"recorded now ({game.total:+d}).")
+
+
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               new: bool, screen: Screen, leaderboard=None, date=None,
               keep_foreign: bool = False, given=()) -> Optional[BoardSeries]:
@@ -896,7 +948,10 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     (saved to ``save``).  ``None`` when the human declines to play.
 
     :raises LeaderboardError: for a ``name`` that is not 1 to 40 printable characters
-        (checked first, before anything is read or asked).
+        (checked first, before anything is read or asked); :class:`LeaderboardFileError`
+        when ``daily`` and ``save`` holds finished boards of the day that are not on the
+        leaderboard (it could not be written as they ended) and still cannot be: they
+        are recorded before anything else.
     :param given: the options among ``"level"`` and ``"seed"`` that the human gave: when
         a saved Chicago match is offered for resuming and differs from them, the question
         says so (they apply to a new match only; the saved one keeps its own).
@@ -914,7 +969,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     if name is not None:
         name = _check_name(name)
     check_save_path(save)
-    saved = None
+    saved = finished = None
     if os.path.exists(save) and (keep_foreign or not new):
         try:
             saved = load_game(save)
@@ -933,6 +988,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
         except OSError as exc:
             raise SavedGameError(f"{save} cannot be read ({exc.strerror or exc})") from None
         if saved is not None and (new or saved.is_finished):
+            finished = saved if saved.is_finished else None
             saved = None
     other = ChicagoMatch if daily else DailyBoards
     if isinstance(saved, other):
@@ -942,6 +998,8 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
             f"{'without' if daily else 'with'} --daily, or give --new to replace it")
     if daily:
         today = (date or local_today()).isoformat()
+        if isinstance(finished, DailyBoards):
+            _record_late(finished, leaderboard, screen)
         owner = str(saved.settings.get("name")) if isinstance(saved, DailyBoards) else None
         if (isinstance(saved, DailyBoards) and saved.date == today and name is not None
                 and not _same_name(owner, name)):
@@ -1083,6 +1141,8 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
                          given=given)
     except SavedGameError as exc:
         raise click.BadParameter(str(exc), param_hint="'--save'") from None
+    except LeaderboardFileError as exc:     # the finished day not recorded yet: kept
+        raise click.ClickException(str(exc)) from None
     except (QuitGame, KeyboardInterrupt):
         screen.say("\nBye.")
         sys.exit(0)

@@ -1123,3 +1123,63 @@ def test_the_leaderboard_table_aligns_wide_and_combining_characters(tmp_path):
     assert len(rows) == 6
     assert {cell_len(row) for row in rows} == {cell_len("  1. " + "x" * 20 + "   +300")}
     assert rows[3].startswith("  4. " + "山" * 10 + " ")
+
+
+def test_a_day_the_leaderboard_could_not_record_is_retried_and_never_lost(tmp_path,
+                                                                         monkeypatch):
+    """A leaderboard busy beyond the busy timeout (another program's long write) or not
+    writable as the last board ended lost the day's result for good: the finished game
+    was saved, nothing recorded, and the next start dealt the same boards again, every
+    hand seen, for a new recorded try.  Now the human is offered to try again at once,
+    and a finished day that is not on the leaderboard is recorded at the next start (or,
+    if it still cannot be, the start is refused)."""
+    from ai.daily import LeaderboardFileError
+
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    tries = []
+
+    def busy(self, *args, **kwargs):
+        tries.append(args)
+        raise LeaderboardFileError(f"{self.path}: cannot write the leaderboard: "
+                                   f"database is locked")
+
+    real = Leaderboard.record
+    monkeypatch.setattr(Leaderboard, "record", busy)
+
+    class TriesThenLeaves(Driver):
+        def default(self, prompt):
+            if prompt.startswith("Press Enter to try again"):
+                return "" if len(tries) < 2 else "quit"
+            return super().default(prompt)
+
+    d = TriesThenLeaves(["Ann"])
+    game = open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=d.screen(), leaderboard=lb, date=date)
+    tg = TerminalGame(game, d.screen(), level="medium", seed=f"daily:{game.date}",
+                      leaderboard=lb, computer_settings=FAST)
+    assert tg.run() == 0
+    assert len(tries) == 2 and game.is_finished
+    assert "database is locked" in d.shown()
+    assert sum(p.startswith("Press Enter to try again") for _, p, _ in d.screens) == 2
+    shutil.copy(save, tmp_path / "copy.json")
+    # the next start, the leaderboard still busy: refused, the game kept
+    with pytest.raises(LeaderboardFileError, match="not on the leaderboard yet"):
+        open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                  new=False, screen=Driver([]).screen(), leaderboard=lb, date=date)
+    assert len(json.loads(open(save).read())["boards"]) == 4
+    # then free: recorded first, and the day is practice only
+    monkeypatch.setattr(Leaderboard, "record", real)
+    d2 = Driver(["Ann", "n"])
+    assert open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=d2.screen(), leaderboard=lb, date=date) is None
+    assert "Ann's boards of the day 2024-03-01 were not on the leaderboard: recorded " \
+           f"now ({game.total:+d})." in d2.shown()
+    assert "Ann has played today's boards already" in d2.shown()
+    with Leaderboard(lb) as board:
+        assert board.entry("Ann", "2024-03-01").score == game.total
+    # recorded once: the same finished game again (another copy) says nothing more
+    d3 = Driver(["Ann", "n"])
+    open_game(daily=True, level="medium", seed=None, save=str(tmp_path / "copy.json"),
+              name=None, new=False, screen=d3.screen(), leaderboard=lb, date=date)
+    assert "recorded now" not in d3.shown()
