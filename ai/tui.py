@@ -1075,9 +1075,9 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     contract you play North's cards too.  Type ? during play for help; Ctrl-C saves.
 
     Exit status: 0 finished or left (quit, Ctrl-D, Ctrl-C at the first questions), 1 the
-    game cannot be saved (or a finished day recorded), 2 bad input, 130 Ctrl-C during the game (saved) or while the
-    command starts, 141 the reader of standard output or standard error has gone (the
-    game saved).
+    game cannot be saved (or a finished day recorded), 2 bad input, 130 Ctrl-C during
+    the game (saved) or while the command starts, 141 the reader of standard output or
+    standard error has gone (the game saved).
     """
     _forgiving_streams()
     # options the game would ignore: the boards of the day are medium computers on the
