@@ -22,11 +22,15 @@ from __future__ import annotations
 import errno
 import os
 import re
+import signal
 import sys
 import textwrap
+import threading
+import unicodedata
 from typing import Callable, List, Optional
 
 import click
+from rich.cells import set_cell_size
 from rich.console import Console
 from rich.markup import escape
 
@@ -46,7 +50,9 @@ from ai.daily import (
     DuplicateEntryError,
     Leaderboard,
     LeaderboardError,
+    LeaderboardFileError,
     _check_name,
+    _encodable,
     _same_name,
     check_leaderboard,
     default_data_dir,
@@ -65,7 +71,7 @@ from ddsolver.errors import BridgeError
 from ddsolver.pbn.writer import pbn_bytes
 from ddsolver.table import Seat, Side
 
-__all__ = ["HumanPlayer", "Screen", "TerminalGame", "main"]
+__all__ = ["HumanPlayer", "Resumed", "Screen", "TerminalGame", "main"]
 
 LEVELS = ("easy", "medium", "hard")
 WIDTH = 80
@@ -80,14 +86,22 @@ _VUL = {"None": "none vulnerable", "NS": "N-S vulnerable", "EW": "E-W vulnerable
 
 HELP = """\
 Calls: 1C..7NT (1c, 1n, 3nt...), p = pass, x = double, xx = redouble.
-Cards: SA, h10, DT, cq; a rank alone (Q) when it names one legal card; Enter when
-only one card is legal.   e = explain the last call, e N = the N-th call, e 2C = a
-call;  auction = every call explained;  h = a suggestion (easy level);  claim =
-claim all remaining tricks, claim N = N of them;  quit (or Ctrl-C) = save and leave."""
+Cards: SA, h10, DT, cq; a rank alone (Q) when it names one legal card; Enter
+when only one card is legal.  e = explain the last call, e N = the N-th call,
+e 2C = a call;  auction = every call explained;  h = a suggestion (easy level);
+claim = claim all remaining tricks, claim N = N of them;
+quit (or Ctrl-C) = save and leave."""
 
 
 class QuitGame(Exception):
     """The human asked to leave (``quit``, Ctrl-D): save and stop."""
+
+
+class Resumed(Exception):
+    """Raised by :meth:`Screen.resumed` (the ``SIGCONT`` handler of :func:`main`) while
+    a line is read: the program came back from Ctrl-Z (``fg``).  :meth:`Screen.ask` draws
+    the screen again and asks again (the line typed before Ctrl-Z is gone: the terminal
+    dropped it), with the terminal's modes set anew by readline."""
 
 
 # --------------------------------------------------------------------------------------
@@ -126,6 +140,10 @@ class Screen:
             except (UnicodeEncodeError, LookupError):
                 ascii = True
         self.suit = _ASCII if ascii else _UNICODE
+        #: what was written since the screen was last cleared (drawn again after fg)
+        self._since_clear: List[tuple] = []
+        self._cleared = False
+        self._reading = False
 
     # -- text of things --------------------------------------------------------------------
     def card(self, card: Card) -> str:
@@ -166,6 +184,12 @@ class Screen:
     # -- drawing --------------------------------------------------------------------------
     def show(self, lines: List[str], clear: bool = True) -> None:
         if clear:
+            self._since_clear, self._cleared = [], True
+        self._since_clear.append(("show", list(lines)))
+        self._show(lines, clear)
+
+    def _show(self, lines: List[str], clear: bool) -> None:
+        if clear:
             self.console.clear()
         for line in lines:
             out = escape(line)
@@ -175,15 +199,88 @@ class Screen:
 
     def say(self, text: str) -> None:
         """Print a message as it is (no markup; long lines wrap in the terminal)."""
+        self._since_clear.append(("say", text))
+        self._say(text)
+
+    def _say(self, text: str) -> None:
         self.console.print(text, soft_wrap=True, markup=False, highlight=False)
 
+    def redraw(self) -> None:
+        """Write again what was written since the screen was last cleared (after Ctrl-Z
+        and ``fg`` the shell's lines are below it): the screen cleared first if it was."""
+        if self._cleared:
+            self.console.clear()
+        else:
+            self.console.print()
+        for what, arg in self._since_clear:
+            if what == "show":
+                self._show(arg, False)
+            else:
+                self._say(arg)
+
+    def catch_resume(self) -> None:
+        """Draw the screen again when the program comes back from Ctrl-Z (``fg``).
+
+        ``SIGCONT`` may be taken by any of the process's threads (numpy's, the solver's),
+        and then it does not interrupt the main thread's read: a thread started here
+        learns of it through the signals' wake-up file (:func:`signal.set_wakeup_fd`) and,
+        while a line is read, sends ``SIGUSR1`` to the main thread, whose handler
+        :meth:`resumed` interrupts the read."""
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        signal.signal(signal.SIGCONT, lambda signum, frame: None)   # heard by the file
+        signal.signal(signal.SIGUSR1, self.resumed)
+        signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        main = threading.main_thread().ident
+
+        def forward() -> None:
+            while True:
+                if signal.SIGCONT in os.read(r, 64) and self._reading:
+                    signal.pthread_kill(main, signal.SIGUSR1)
+
+        threading.Thread(target=forward, name="ddsolver-play fg", daemon=True).start()
+
+    def resumed(self, signum=None, frame=None) -> None:
+        """The signal handler of :meth:`catch_resume`: :exc:`Resumed` while a line is read,
+        so that :meth:`ask` draws the screen again; nothing otherwise (the computers
+        thinking go on).
+
+        :raises Resumed: while :meth:`ask` waits for a line.
+        """
+        if self._reading:
+            raise Resumed
+
     def ask(self, prompt: str) -> str:
-        try:
-            if self.reader is not None:
-                return self.reader(prompt)
-            return self.console.input(escape(prompt))
-        except EOFError:
-            raise QuitGame from None
+        """The line typed after ``prompt``; a line that is not text in the terminal's
+        encoding (read with ``surrogateescape``: see :func:`main`) is asked again.
+
+        :raises QuitGame: at the end of the input (Ctrl-D).
+        """
+        while True:
+            try:
+                self._reading = True
+                if self.reader is not None:
+                    line = self.reader(prompt)
+                elif self.console.file is sys.stdout:
+                    # the prompt given to input(): readline (line editing) then knows it
+                    # is there and does not draw the line over it
+                    self.console.file.flush()
+                    line = input(prompt)
+                else:
+                    line = self.console.input(escape(prompt))
+            except EOFError:
+                raise QuitGame from None
+            except Resumed:
+                self._reading = False
+                self.redraw()
+                continue
+            finally:
+                self._reading = False
+            if _encodable(line):
+                return line
+            encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+            self.say(f"That line is not text in the terminal's encoding ({encoding}): "
+                     f"type it again.")
 
     @staticmethod
     def wrap(text: str, indent: str = "") -> List[str]:
@@ -270,7 +367,7 @@ class HumanPlayer:
             try:
                 call = Call.from_str(arg)
             except BridgeError:
-                return [f"'{arg}' is neither a call nor a call number."]
+                return [f"'{_quoted(arg)}' is neither a call nor a call number."]
             found = [k for k, c in enumerate(calls) if c == call]
             if found:
                 i = found[-1]
@@ -332,7 +429,7 @@ class HumanPlayer:
                 try:
                     call = Call.from_str(answer)
                 except BridgeError:
-                    self.messages = [f"'{answer[:30]}' is not a call. Type ? for help."]
+                    self.messages = [f"'{_quoted(answer)}' is not a call. Type ? for help."]
                     continue
                 if not view.auction.is_legal(call):
                     self.messages = [f"{s.call(call)} is not legal now"
@@ -480,7 +577,7 @@ class HumanPlayer:
         try:
             card = Card.from_str(text.strip().replace("10", "T"))
         except BridgeError:
-            return f"'{text[:30]}' is not a card. Type ? for help."
+            return f"'{_quoted(text)}' is not a card. Type ? for help."
         if card in legal:
             return card
         held = {c.suit for c in legal}
@@ -533,6 +630,8 @@ class TerminalGame:
         self.human = HumanPlayer(screen, self.header, game.system, level)
         #: what the leaderboard said of the day's result (recorded as the last board ends)
         self._recorded: Optional[List[str]] = None
+        #: the day's result could not be written to the leaderboard (see record_daily)
+        self.unrecorded = False
 
     # -- text -------------------------------------------------------------------------------
     def title(self) -> str:
@@ -643,13 +742,27 @@ class TerminalGame:
                         # recorded now: leaving at the next question (every hand seen)
                         # must not leave the day open for another try
                         self._recorded = self.record_daily()
+                        while self.unrecorded:
+                            # (and if the human leaves, the next start records it)
+                            for line in self._recorded:
+                                self.screen.say(line)
+                            answer = self.screen.ask(
+                                "Press Enter to try again (quit: recorded at the next "
+                                "ddsolver-play --daily): ")
+                            if answer.strip().lower() == "quit":
+                                raise QuitGame
+                            self._recorded = self.record_daily()
                     self.screen.ask("Press Enter to see the final score: ")
             self.finish()
             return 0
         except QuitGame:
             self.game.save()
-            self.screen.say(f"\nSaved to {self.game.path}. Run the same command "
-                                      f"again to resume.")
+            if self.unrecorded:
+                self.screen.say(f"\nSaved to {self.game.path}: the result goes on the "
+                                f"leaderboard at the next ddsolver-play --daily.")
+            else:
+                self.screen.say(f"\nSaved to {self.game.path}. Run the same command "
+                                f"again to resume.")
             return 0
         except KeyboardInterrupt:
             self.game.save()
@@ -691,11 +804,16 @@ class TerminalGame:
         self.screen.show(lines)
 
     def record_daily(self) -> List[str]:
+        """Put the day's result on the leaderboard; the lines saying so, the place and
+        the first six.  :attr:`unrecorded` is then true if the result could not be
+        written (the leaderboard busy beyond its timeout, or not writable)."""
         g = self.game
         name = g.settings.get("name")
+        self.unrecorded = False
         if g.settings.get("practice") or not name:
             return ["Practice: the result is not on the leaderboard."]
         out = []
+        recorded = False
         try:
             with Leaderboard(self.leaderboard) as lb:
                 try:
@@ -704,19 +822,34 @@ class TerminalGame:
                 except DuplicateEntryError:
                     out.append(f"{name} already has an entry for {g.date}; this game is "
                                f"not recorded.")
+                recorded = True
                 entries = lb.day(g.date)
                 rank = lb.rank(name, g.date)
         except LeaderboardError as exc:
+            self.unrecorded = not recorded
             return [f"The leaderboard cannot be used: {exc}"]
         out.append(f"Your place: {rank} of {len(entries)}.")
         for i, e in enumerate(entries[:6]):
-            out.append(f"  {i + 1}. {e.name[:20]:<20} {e.score:+6d}")
+            # 20 columns, not characters: a Chinese name or an emoji takes two a
+            # character, a combining accent none
+            out.append(f"  {i + 1}. {set_cell_size(e.name, 20)} {e.score:+6d}")
         return out
 
 
 # --------------------------------------------------------------------------------------
 # The command
 # --------------------------------------------------------------------------------------
+
+def _quoted(text: str, limit: int = 30) -> str:
+    """What the human typed, as a message quotes it: at most ``limit`` characters (then
+    ``...``), control and format characters written as ``\\x1b``, ``\\u202e``: an arrow
+    key's escape sequence, a screen-clearing one or a right-to-left override sent back to
+    the terminal would move the cursor, clear the screen or reverse the line."""
+    short = text[:limit]
+    out = "".join(c.encode("unicode_escape").decode("ascii")
+                  if unicodedata.category(c) in ("Cc", "Cf") else c for c in short)
+    return out + ("..." if len(text) > limit else "")
+
 
 def _small_number(text: str) -> Optional[int]:
     """``text`` as a number of at most four ASCII digits, else ``None`` (``str.isdigit``
@@ -725,6 +858,36 @@ def _small_number(text: str) -> Optional[int]:
     if text.isascii() and text.isdigit() and len(text) <= 4:
         return int(text)
     return None
+
+
+def _is_terminal() -> bool:
+    """Standard input and output are a terminal (not a pipe, a file or closed)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _forgiving_streams() -> None:
+    """Standard input read with ``surrogateescape`` (a line in another encoding than the
+    terminal's, e.g. Latin-1 bytes in a UTF-8 locale, is then refused by
+    :meth:`Screen.ask` instead of a :exc:`UnicodeDecodeError`), standard output written
+    with ``replace`` (a character the terminal's encoding cannot show, a CJK name on the
+    leaderboard in a Latin-1 locale or a file name that is not UTF-8, is a ``?`` instead
+    of a :exc:`UnicodeEncodeError`); in a terminal, line editing (:mod:`readline`)."""
+    for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "replace")):
+        try:
+            stream.reconfigure(errors=errors)
+        except (AttributeError, OSError, ValueError):   # not a text file (a test's), closed
+            pass
+    if _is_terminal():
+        # line editing (the arrow keys move in the line instead of typing their escape
+        # sequences; Up brings back the last line) and the prompt drawn again after
+        # Ctrl-Z and fg: the builtin input() uses readline once it is imported
+        try:
+            import readline  # noqa: F401
+        except ImportError:     # pragma: no cover - a Python built without it
+            pass
 
 
 def _ask_yes(screen: Screen, question: str, default: bool) -> bool:
@@ -750,6 +913,34 @@ def _ask_name(screen: Screen) -> Optional[str]:
             screen.say(str(exc))
 
 
+def _record_late(game: DailyBoards, leaderboard, screen: Screen) -> None:
+    """Put on the leaderboard a finished day that is not there: it could not be written
+    as its last board ended (busy beyond the timeout, not writable) or the program was
+    stopped in between.  Nothing for practice, or a day already recorded.
+
+    :raises LeaderboardFileError: if it cannot be written now either.
+    """
+    name = game.settings.get("name")
+    if game.settings.get("practice") or not isinstance(name, str) or not name:
+        return
+    try:
+        with Leaderboard(leaderboard) as lb:
+            if lb.entry(name, game.date) is not None:
+                return
+            lb.record(name, game.date, game.total, game.result_texts())
+    except DuplicateEntryError:
+        return
+    except LeaderboardFileError as exc:
+        raise LeaderboardFileError(
+            f"{name}'s boards of the day {game.date} are finished but not on the "
+            f"leaderboard yet, and it cannot be written now ({exc}): try again later"
+        ) from None
+    except LeaderboardError:    # a name or results the leaderboard refuses (a damaged save)
+        return
+    screen.say(f"{name}'s boards of the day {game.date} were not on the leaderboard: "
+               f"recorded now ({game.total:+d}).")
+
+
 def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
               new: bool, screen: Screen, leaderboard=None, date=None,
               keep_foreign: bool = False, given=()) -> Optional[BoardSeries]:
@@ -757,7 +948,10 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     (saved to ``save``).  ``None`` when the human declines to play.
 
     :raises LeaderboardError: for a ``name`` that is not 1 to 40 printable characters
-        (checked first, before anything is read or asked).
+        (checked first, before anything is read or asked); :class:`LeaderboardFileError`
+        when ``daily`` and ``save`` holds finished boards of the day that are not on the
+        leaderboard (it could not be written as they ended) and still cannot be: they
+        are recorded before anything else.
     :param given: the options among ``"level"`` and ``"seed"`` that the human gave: when
         a saved Chicago match is offered for resuming and differs from them, the question
         says so (they apply to a new match only; the saved one keeps its own).
@@ -775,7 +969,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
     if name is not None:
         name = _check_name(name)
     check_save_path(save)
-    saved = None
+    saved = finished = None
     if os.path.exists(save) and (keep_foreign or not new):
         try:
             saved = load_game(save)
@@ -794,6 +988,7 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
         except OSError as exc:
             raise SavedGameError(f"{save} cannot be read ({exc.strerror or exc})") from None
         if saved is not None and (new or saved.is_finished):
+            finished = saved if saved.is_finished else None
             saved = None
     other = ChicagoMatch if daily else DailyBoards
     if isinstance(saved, other):
@@ -803,6 +998,8 @@ def open_game(*, daily: bool, level: str, seed, save: str, name: Optional[str],
             f"{'without' if daily else 'with'} --daily, or give --new to replace it")
     if daily:
         today = (date or local_today()).isoformat()
+        if isinstance(finished, DailyBoards):
+            _record_late(finished, leaderboard, screen)
         owner = str(saved.settings.get("name")) if isinstance(saved, DailyBoards) else None
         if (isinstance(saved, DailyBoards) and saved.date == today and name is not None
                 and not _same_name(owner, name)):
@@ -878,10 +1075,11 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     contract you play North's cards too.  Type ? during play for help; Ctrl-C saves.
 
     Exit status: 0 finished or left (quit, Ctrl-D, Ctrl-C at the first questions), 1 the
-    game cannot be saved, 2 bad input, 130 Ctrl-C during the game (saved) or while the
-    command starts, 141 the reader of standard output or standard error has gone (the
-    game saved).
+    game cannot be saved (or a finished day recorded), 2 bad input, 130 Ctrl-C during
+    the game (saved) or while the command starts, 141 the reader of standard output or
+    standard error has gone (the game saved).
     """
+    _forgiving_streams()
     # options the game would ignore: the boards of the day are medium computers on the
     # date's deals, and only they have a leaderboard name
     ctx = click.get_current_context()
@@ -912,6 +1110,9 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
         except LeaderboardError as exc:
             raise click.BadParameter(str(exc), param_hint="'--leaderboard'") from None
     screen = Screen(ascii=True if ascii_ else None)
+    if _is_terminal() and hasattr(signal, "SIGCONT") and hasattr(signal, "pthread_kill"):
+        # back from Ctrl-Z (fg): the screen drawn again and the prompt with it
+        screen.catch_resume()
     named = save is not None
     if save is None:
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
@@ -940,6 +1141,8 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
                          given=given)
     except SavedGameError as exc:
         raise click.BadParameter(str(exc), param_hint="'--save'") from None
+    except LeaderboardFileError as exc:     # the finished day not recorded yet: kept
+        raise click.ClickException(str(exc)) from None
     except (QuitGame, KeyboardInterrupt):
         screen.say("\nBye.")
         sys.exit(0)

@@ -652,6 +652,9 @@ def _write_stdout(text: str) -> None:
     the rest without a word (exit status 0); here the rest is written again, which meets
     the closed pipe: :exc:`BrokenPipeError` (status 141).
 
+    The text is encoded as standard output's (the locale's) encoding, or in UTF-8 when
+    that cannot hold it.
+
     :raises BrokenPipeError: when the reader has gone.
     :raises OSError: when the output cannot be written.
     """
@@ -661,8 +664,13 @@ def _write_stdout(text: str) -> None:
     except (AttributeError, OSError, ValueError):   # not a real file (a test's capture)
         click.echo(text, nl=False)
         return
-    data = text.encode(getattr(stream, "encoding", None) or "utf-8",
-                       getattr(stream, "errors", None) or "strict")
+    try:
+        data = text.encode(getattr(stream, "encoding", None) or "utf-8",
+                           getattr(stream, "errors", None) or "strict")
+    except (UnicodeEncodeError, LookupError):
+        # a character the locale's encoding cannot hold (a Chinese name in a Latin-1
+        # locale): UTF-8, as a PBN file is written when Latin-1 cannot hold it
+        data = text.encode("utf-8", "surrogateescape")
     stream.flush()
     view = memoryview(data)
     while view:

@@ -319,3 +319,28 @@ def test_the_game_with_its_standard_input_closed_is_saved_and_status_2(tmp_path)
                                         "--threads", "1"], tmp_path)
     assert (code, err) == (2, "Error: standard input is closed\n"), err
     assert save.exists()
+
+
+def test_analyse_to_stdout_in_a_locale_that_cannot_encode_the_file(tmp_path):
+    """`ddsolver analyse FILE -o -` in a Latin-1 (or ASCII) locale, FILE naming a player
+    in Chinese: a UnicodeEncodeError traceback, status 1, nothing written.  The PBN is
+    written as a file would be when the output's encoding cannot hold it: UTF-8."""
+    deal = "N:AQ4.KJ5.Q963.KJ2 653.T742.T42.A73 JT97.A86.A87.T96 K82.Q93.KJ5.Q854"
+    pbn = tmp_path / "cjk.pbn"
+    pbn.write_text(f'[Event "Caf\u00e9"]\n[Board "1"]\n[North "\u5c71\u7530"]\n'
+                   f'[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{deal}"]\n\n',
+                   encoding="utf-8")
+    for encoding in ("latin-1", "ascii"):
+        run = subprocess.run([sys.executable, "-m", "ddsolver", "analyse", str(pbn), "-o",
+                              "-"], cwd=tmp_path, capture_output=True, timeout=120,
+                             env={**_env(), "PYTHONIOENCODING": f"{encoding}:strict"})
+        assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr
+        text = run.stdout.decode("utf-8")
+        assert '[North "\u5c71\u7530"]' in text and '[Event "Caf\u00e9"]' in text
+    # what the locale can hold is written in its encoding, as before
+    pbn.write_text(pbn.read_text(encoding="utf-8").replace("\u5c71\u7530", "Ann"),
+                   encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "ddsolver", "analyse", str(pbn), "-o", "-"],
+                         cwd=tmp_path, capture_output=True, timeout=120,
+                         env={**_env(), "PYTHONIOENCODING": "latin-1:strict"})
+    assert run.returncode == 0 and '[Event "Caf\u00e9"]'.encode("latin-1") in run.stdout

@@ -934,3 +934,252 @@ def test_level_and_seed_given_for_a_saved_match_are_said_to_apply_to_a_new_one(t
     game = open_game(daily=False, level="easy", seed=5, save=save, name=None,
                      new=False, screen=Driver(["n"]).screen(), given=("level", "seed"))
     assert game.seed == 5 and game.settings["level"] == "easy"
+
+
+def _play(args, env_extra, stdin: bytes, tmp_path):
+    env = {**os.environ, "PYTHONPATH": ROOT, "XDG_DATA_HOME": str(tmp_path / "data"),
+           **env_extra}
+    return subprocess.run([sys.executable, "-m", "ai.tui", *args], env=env, cwd=ROOT,
+                          input=stdin, capture_output=True, timeout=60)
+
+
+def test_a_line_that_is_not_text_in_the_terminals_encoding_is_typed_again(tmp_path):
+    """In a UTF-8 locale (strict decoding, the usual one) a line in another encoding (a
+    terminal set to Latin-1, a file in Windows-1252 piped in: 'Jos\\xe9') stopped the game
+    with a UnicodeDecodeError traceback, status 1.  The line is refused with a message and
+    asked again."""
+    strict = {"PYTHONIOENCODING": "utf-8:strict"}
+    run = _play(["--seed", "1", "--new", "--threads", "1"], strict, b"\xa3\nSA\xe9\nquit\n",
+                tmp_path)
+    out, err = run.stdout.decode("utf-8", "replace"), run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert out.count("That line is not text in the terminal's encoding (utf-8): type it "
+                     "again.") == 2, out
+    assert "Saved to" in out
+    run = _play(["--daily", "--new", "--threads", "1", "--leaderboard",
+                 str(tmp_path / "lb.sqlite3")], strict, b"Jos\xe9\nquit\n", tmp_path)
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert b"That line is not text in the terminal's encoding" in run.stdout
+
+
+def test_a_character_the_terminal_cannot_show_is_replaced_not_a_traceback(tmp_path):
+    """A name the terminal's encoding cannot show (a Latin-1 locale and a CJK name on the
+    shared leaderboard) or a file name that is not UTF-8 stopped the game with a
+    UnicodeEncodeError traceback, status 1 (after the save, at the very end).  Such a
+    character is shown as '?'."""
+    from ai.daily import local_today
+
+    lb = str(tmp_path / "lb.sqlite3")
+    with Leaderboard(lb) as board:
+        board.record("山田", local_today(), 100, ["Pass 0"] * 4)
+    latin = {"PYTHONIOENCODING": "latin-1:strict"}
+    run = _play(["--daily", "--new", "--name", "山田", "--threads", "1", "--leaderboard",
+                 lb], latin, b"n\n", tmp_path)
+    err = run.stderr.decode("latin-1")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert b"?? has played today's boards already" in run.stdout, run.stdout
+    save = os.fsencode(str(tmp_path)) + b"/partie-\xe9.json"      # not UTF-8
+    env = {**os.environ, "PYTHONPATH": ROOT, "PYTHONIOENCODING": "utf-8:strict"}
+    run = subprocess.run([sys.executable.encode(), b"-m", b"ai.tui", b"--seed", b"1",
+                          b"--threads", b"1", b"--save", save], env=env, cwd=ROOT,
+                         input=b"quit\n", capture_output=True, timeout=60)
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 0 and "Traceback" not in err, err
+    assert b"partie-?.json. Run the same command again" in run.stdout, run.stdout
+    assert os.path.exists(save)
+
+
+def test_control_characters_typed_are_quoted_not_sent_back_to_the_terminal(tmp_path):
+    """An arrow key (no line editing: its escape sequence ends in the line) was echoed raw
+    in the message ("'<ESC>[D' is not a call"): the terminal moved the cursor and the
+    message came out garbled; '<ESC>[2J' cleared the screen, a right-to-left override
+    reversed the rest of the line.  Control and format characters are quoted as \\x1b,
+    and a long line is cut."""
+    d = Driver(["1N\x1b[D\x1b[DT", "e \x1b[2J", "1\u202eC", "e " + "z" * 500, "p",
+                "S\x1b[A", "quit"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    assert TerminalGame(game, d.screen(), seed=1, computer_settings=FAST).run() == 0
+    said = [s for s, _, _ in d.screens]
+    assert "'1N\\x1b[D\\x1b[DT' is not a call" in said[1]
+    assert "'\\x1b[2J' is neither a call nor a call number." in said[2]
+    assert "'1\\u202eC' is not a call" in said[3]
+    assert "'" + "z" * 30 + "...' is neither a call nor a call number." in said[4]
+    assert "'S\\x1b[A' is not a card" in said[6]
+    shown = "".join(said)
+    assert "\x1b" not in shown and "\u202e" not in shown
+
+
+def test_back_from_ctrl_z_the_screen_is_drawn_again_and_asked_again(tmp_path):
+    """After Ctrl-Z and fg the shell's lines were left where the prompt had been, and the
+    program waited without a word (with line editing, in the terminal modes the shell
+    had set).  SIGCONT while a line is read draws the screen again and asks again; while
+    the computers think it does nothing."""
+    from ai.tui import Resumed
+
+    d = Driver([Resumed(), "p", "quit"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    screen = d.screen()
+    screen.resumed()                        # not reading: nothing happens
+    assert TerminalGame(game, screen, seed=1, computer_settings=FAST).run() == 0
+    first, prompt, _ = d.screens[0]
+    again, prompt2, answer = d.screens[1]
+    assert prompt == prompt2 and prompt.startswith("Your call") and answer == "p"
+    # (the reader raised before the Driver marked the end of the first screen)
+    assert "Your hand (South)" in first and again.count("Your hand (South)") == 2
+    assert again.endswith(first)
+
+
+@needs_tmux
+def test_line_editing_and_ctrl_z_then_fg_in_a_terminal(tmp_path):
+    """In a real terminal: the arrow keys edit the line (they typed escape sequences),
+    and after Ctrl-Z and fg in an interactive shell the prompt is back."""
+    t = Tmux(tmp_path)
+    t.starts += 1
+    t.sock = str(tmp_path / "tmux-shell.sock")
+    t.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24",
+           "bash --norc --noprofile -i")
+    try:
+        time.sleep(0.5)
+        # alone on its line: after Ctrl-Z, bash would go on with the rest of a list
+        t.send("-l", f"{sys.executable} -m ai.tui --seed 1 --new --threads 1")
+        t.send("Enter")
+        screen = t.wait("")
+        assert t.prompt(screen).startswith("Your call")
+        t.send("-l", "1X")
+        t.send("BSpace", "Left")
+        t.send("-l", "1")                     # "11", the cursor between them
+        t.send("End", "BSpace")
+        t.send("-l", "NT")
+        t.send("Enter")
+        screen = t.wait(screen)
+        assert "'1NT' is not a call" not in screen and "is not a call" not in screen
+        assert "1NT" in screen, screen
+        t.send("C-z")
+        end = time.time() + 20
+        while "Stopped" not in t.screen() and time.time() < end:
+            time.sleep(0.05)
+        t.send("-l", "fg")
+        t.send("Enter")
+        end = time.time() + 20
+        while time.time() < end:
+            screen = t.screen()
+            if t.prompt(screen).startswith(("Your call", "Card from")) and \
+                    screen.startswith("Chicago - board"):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"no prompt after fg:\n{screen}")
+        t.send("-l", "quit")
+        t.send("Enter")
+        end = time.time() + 20
+        while not t.prompt(t.screen()).startswith("bash") and time.time() < end:
+            time.sleep(0.05)
+        t.send("-l", "echo EXIT=$?")
+        t.send("Enter")
+        end = time.time() + 20
+        while "EXIT=" not in t.screen() and time.time() < end:
+            time.sleep(0.05)
+        assert "EXIT=0" in t.screen() and "Traceback" not in t.screen()
+    finally:
+        t.kill()
+
+
+def test_every_line_fits_80_columns(tmp_path):
+    """The help's lines were 81 to 84 characters: in the documented 80-column terminal
+    they wrapped mid-word ("Enter whe" / "n") and the help took eight lines."""
+    from rich.cells import cell_len
+
+    from ai.tui import HELP
+
+    assert max(cell_len(line) for line in HELP.splitlines()) <= 80
+    d = Driver(["?", "auction", "e 1", "p", "?", "auction", "quit"])
+    game = ChicagoMatch(seed=1, deals=[DEAL_NORTH_DECLARES], path=tmp_path / "m.json")
+    assert TerminalGame(game, d.screen(), seed=1, computer_settings=FAST).run() == 0
+    # (a message naming a file wraps in the terminal, as any long path would)
+    wide = [line for line in d.shown().splitlines()
+            if cell_len(line) > 80 and not line.startswith("Saved to")]
+    assert not wide, wide
+
+
+def test_the_leaderboard_table_aligns_wide_and_combining_characters(tmp_path):
+    """The names were cut and padded to 20 characters, not 20 columns: a Chinese name or
+    an emoji (two columns a character) pushed its score right, Hebrew points (no column)
+    pulled it left, and a long Chinese name took 40 columns."""
+    from types import SimpleNamespace
+
+    from rich.cells import cell_len
+
+    lb = str(tmp_path / "lb.sqlite3")
+    names = {"山田太郎": 300, "😀😀 Emoji": 200, "עִבְרִית שלום": 100, "山" * 40: 75,
+             "Zoë": 50}
+    with Leaderboard(lb) as board:
+        for name, score in names.items():
+            board.record(name, "2024-03-01", score, ["Pass 0"] * 4)
+    game = SimpleNamespace(settings={"name": "Bob"}, date="2024-03-01", total=-50,
+                           system=None, result_texts=lambda: ["Pass 0"] * 4)
+    tg = TerminalGame(game, Driver().screen(), leaderboard=lb)
+    rows = [line for line in tg.record_daily() if re.match(r"  \d\. ", line)]
+    assert len(rows) == 6
+    assert {cell_len(row) for row in rows} == {cell_len("  1. " + "x" * 20 + "   +300")}
+    assert rows[3].startswith("  4. " + "山" * 10 + " ")
+
+
+def test_a_day_the_leaderboard_could_not_record_is_retried_and_never_lost(tmp_path,
+                                                                         monkeypatch):
+    """A leaderboard busy beyond the busy timeout (another program's long write) or not
+    writable as the last board ended lost the day's result for good: the finished game
+    was saved, nothing recorded, and the next start dealt the same boards again, every
+    hand seen, for a new recorded try.  Now the human is offered to try again at once,
+    and a finished day that is not on the leaderboard is recorded at the next start (or,
+    if it still cannot be, the start is refused)."""
+    from ai.daily import LeaderboardFileError
+
+    save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
+    date = __import__("datetime").date(2024, 3, 1)
+    tries = []
+
+    def busy(self, *args, **kwargs):
+        tries.append(args)
+        raise LeaderboardFileError(f"{self.path}: cannot write the leaderboard: "
+                                   f"database is locked")
+
+    real = Leaderboard.record
+    monkeypatch.setattr(Leaderboard, "record", busy)
+
+    class TriesThenLeaves(Driver):
+        def default(self, prompt):
+            if prompt.startswith("Press Enter to try again"):
+                return "" if len(tries) < 2 else "quit"
+            return super().default(prompt)
+
+    d = TriesThenLeaves(["Ann"])
+    game = open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=d.screen(), leaderboard=lb, date=date)
+    tg = TerminalGame(game, d.screen(), level="medium", seed=f"daily:{game.date}",
+                      leaderboard=lb, computer_settings=FAST)
+    assert tg.run() == 0
+    assert len(tries) == 2 and game.is_finished
+    assert "database is locked" in d.shown()
+    assert sum(p.startswith("Press Enter to try again") for _, p, _ in d.screens) == 2
+    shutil.copy(save, tmp_path / "copy.json")
+    # the next start, the leaderboard still busy: refused, the game kept
+    with pytest.raises(LeaderboardFileError, match="not on the leaderboard yet"):
+        open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                  new=False, screen=Driver([]).screen(), leaderboard=lb, date=date)
+    assert len(json.loads(open(save).read())["boards"]) == 4
+    # then free: recorded first, and the day is practice only
+    monkeypatch.setattr(Leaderboard, "record", real)
+    d2 = Driver(["Ann", "n"])
+    assert open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=d2.screen(), leaderboard=lb, date=date) is None
+    assert "Ann's boards of the day 2024-03-01 were not on the leaderboard: recorded " \
+           f"now ({game.total:+d})." in d2.shown()
+    assert "Ann has played today's boards already" in d2.shown()
+    with Leaderboard(lb) as board:
+        assert board.entry("Ann", "2024-03-01").score == game.total
+    # recorded once: the same finished game again (another copy) says nothing more
+    d3 = Driver(["Ann", "n"])
+    open_game(daily=True, level="medium", seed=None, save=str(tmp_path / "copy.json"),
+              name=None, new=False, screen=d3.screen(), leaderboard=lb, date=date)
+    assert "recorded now" not in d3.shown()
