@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import shutil
 import signal
 import sys
 import textwrap
@@ -860,6 +861,22 @@ def _small_number(text: str) -> Optional[int]:
     return None
 
 
+#: The terminal the screens are drawn for (columns, lines): the table, the auction and a
+#: prompt fit in it.
+MIN_TERMINAL = (80, 24)
+
+
+def _too_small(size) -> Optional[str]:
+    """What to tell the human of a terminal of ``size`` (columns, lines) smaller than
+    :data:`MIN_TERMINAL`, or ``None``: lines would wrap and the table scroll away."""
+    columns, lines = size
+    if columns >= MIN_TERMINAL[0] and lines >= MIN_TERMINAL[1]:
+        return None
+    return (f"This terminal is {columns} x {lines}; the game is drawn for "
+            f"{MIN_TERMINAL[0]} x {MIN_TERMINAL[1]} or larger (lines would wrap and the "
+            f"table scroll away): enlarge the window, or play on.")
+
+
 def _is_terminal() -> bool:
     """Standard input and output are a terminal (not a pipe, a file or closed)."""
     try:
@@ -1113,6 +1130,18 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
     if _is_terminal() and hasattr(signal, "SIGCONT") and hasattr(signal, "pthread_kill"):
         # back from Ctrl-Z (fg): the screen drawn again and the prompt with it
         screen.catch_resume()
+    if _is_terminal():
+        small = _too_small(shutil.get_terminal_size((80, 24)))
+        if small:
+            # every screen would scroll the table away: said once, before anything else
+            screen.say(small)
+            try:
+                if screen.ask("Press Enter to play anyway (quit: leave): ").strip().lower() \
+                        == "quit":
+                    raise QuitGame
+            except (QuitGame, KeyboardInterrupt):
+                screen.say("\nBye.")
+                sys.exit(0)
     named = save is not None
     if save is None:
         save = os.path.join(default_data_dir(), "daily.json" if daily else "chicago.json")
@@ -1140,7 +1169,11 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
                          new=new, screen=screen, leaderboard=leaderboard, keep_foreign=named,
                          given=given)
     except SavedGameError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--save'") from None
+        if named:
+            raise click.BadParameter(str(exc), param_hint="'--save'") from None
+        # the default file (no --save given): not named as the option's fault
+        raise click.BadParameter(f"{exc} (the default saved game; --save names another "
+                                 f"file)") from None
     except LeaderboardFileError as exc:     # the finished day not recorded yet: kept
         raise click.ClickException(str(exc)) from None
     except (QuitGame, KeyboardInterrupt):

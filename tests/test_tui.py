@@ -286,12 +286,13 @@ class Tmux:
         return subprocess.run([TMUX, "-S", self.sock, *args], env=self.env, cwd=ROOT,
                               capture_output=True, text=True, timeout=30, check=check)
 
-    def start(self, args: str) -> None:
+    def start(self, args: str, size=(80, 24)) -> None:
         # a fresh server (socket) for each start: a killed server may still be going away
         self.starts += 1
         self.sock = str(self.tmp / f"tmux{self.starts}.sock")
         cmd = f"{sys.executable} -m ai.tui {args}; echo EXIT=$?; sleep 60"
-        self.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", cmd)
+        self.tmux("new-session", "-d", "-s", "play", "-x", str(size[0]), "-y", str(size[1]),
+                  cmd)
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "play").stdout
@@ -1183,3 +1184,45 @@ def test_a_day_the_leaderboard_could_not_record_is_retried_and_never_lost(tmp_pa
     open_game(daily=True, level="medium", seed=None, save=str(tmp_path / "copy.json"),
               name=None, new=False, screen=d3.screen(), leaderboard=lb, date=date)
     assert "recorded now" not in d3.shown()
+
+
+def test_a_terminal_smaller_than_80_by_24_is_told_before_the_game():
+    """Below 80 x 24 lines wrapped and the table scrolled away without a word."""
+    from ai.tui import _too_small
+    assert _too_small((80, 24)) is None and _too_small((200, 60)) is None
+    assert _too_small((40, 15)) == ("This terminal is 40 x 15; the game is drawn for 80 x 24 "
+                                    "or larger (lines would wrap and the table scroll "
+                                    "away): enlarge the window, or play on.")
+    assert _too_small((80, 23)) and _too_small((79, 24))
+
+
+@needs_tmux
+def test_a_small_terminal_is_told_and_may_leave(tmp_path):
+    t = Tmux(tmp_path)
+    t.start("--seed 3 --level easy --new --threads 1", size=(40, 15))
+    try:
+        s = t.wait("")
+        assert "This terminal is 40 x 15" in s, s
+        assert "Press Enter to play anyway" in s
+        t.send("quit", "Enter")
+        s = t.wait(s)
+        assert "EXIT=0" in s and "Bye." in s, s
+        assert not (tmp_path / "data" / "ddsolver" / "chicago.json").exists()
+    finally:
+        t.kill()
+
+
+def test_a_default_saved_game_that_cannot_be_used_is_not_blamed_on_save(tmp_path):
+    """With no --save given, an unusable default file was reported as "Invalid value for
+    '--save'": the option the human never gave."""
+    from click.testing import CliRunner
+
+    from ai.tui import main
+
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    (tmp_path / "data" / "ddsolver" / "chicago.json").mkdir(parents=True)  # a folder
+    run = CliRunner().invoke(main, ["--threads", "1"], input="", env=env)
+    assert run.exit_code == 2, run.output
+    assert "'--save'" not in run.output, run.output
+    assert "chicago.json" in run.output and "(the default saved game; --save names " \
+           "another file)" in run.output, run.output
