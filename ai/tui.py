@@ -141,6 +141,8 @@ class Screen:
             except (UnicodeEncodeError, LookupError):
                 ascii = True
         self.suit = _ASCII if ascii else _UNICODE
+        self._terminal = console is None and _is_terminal()
+        self._height: Optional[int] = None
         #: what was written since the screen was last cleared (drawn again after fg)
         self._since_clear: List[tuple] = []
         self._cleared = False
@@ -197,6 +199,35 @@ class Screen:
             if self.suit is _UNICODE:
                 out = out.replace("♥", "[red]♥[/red]").replace("♦", "[red]♦[/red]")
             self.console.print(out, soft_wrap=True)
+
+    @property
+    def height(self) -> Optional[int]:
+        """The terminal's lines now (it may have been resized), or ``None`` when not
+        drawing to a terminal; a value set overrides it (tests)."""
+        if self._height is not None:
+            return self._height
+        if self._terminal:
+            return shutil.get_terminal_size((80, 24)).lines
+        return None
+
+    @height.setter
+    def height(self, value: Optional[int]) -> None:
+        self._height = value
+
+    def show_with(self, lines: List[str], messages: List[str]) -> None:
+        """Show ``lines`` (a table) with ``messages`` below them; messages that would push
+        the table off a terminal of :attr:`height` lines (the whole auction explained, the
+        help) are shown on a screen of their own first, until Enter.
+
+        :raises QuitGame: for ``quit`` or the end of the input at that pause.
+        """
+        if messages and self.height is not None \
+                and len(lines) + len(messages) + 1 > self.height:
+            self.show(messages)
+            if self.ask("Press Enter to return to the table: ").strip().lower() == "quit":
+                raise QuitGame
+            messages = []
+        self.show(lines + messages)
 
     def say(self, text: str) -> None:
         """Print a message as it is (no markup; long lines wrap in the terminal)."""
@@ -413,9 +444,8 @@ class HumanPlayer:
             if hint is not None:
                 lines += s.wrap(f"Suggested: {s.call(hint.call)} - "
                                 f"{s.text(hint.explanation.text)}", "  ")
-            lines += self.messages
-            self.messages = []
-            s.show(lines)
+            messages, self.messages = self.messages, []
+            s.show_with(lines, messages)
             answer = s.ask("Your call (? for help): ").strip()
             word, _, arg = answer.partition(" ")
             low = word.lower()
@@ -529,9 +559,8 @@ class HumanPlayer:
         who = _NAMES[to_play] + (" (dummy)" if to_play == view.dummy else "")
         legal = view.legal_cards
         while True:
-            lines = self.play_lines(view) + self.messages
-            self.messages = []
-            s.show(lines)
+            messages, self.messages = self.messages, []
+            s.show_with(self.play_lines(view), messages)
             legal_text = " ".join(p for p in s.hand(Hand(legal)).split()
                                   if not p.endswith("-"))
             answer = s.ask(f"Card from {who} [{legal_text}] (? help): ").strip()

@@ -1226,3 +1226,33 @@ def test_a_default_saved_game_that_cannot_be_used_is_not_blamed_on_save(tmp_path
     assert "'--save'" not in run.output, run.output
     assert "chicago.json" in run.output and "(the default saved game; --save names " \
            "another file)" in run.output, run.output
+
+
+def test_messages_that_would_push_the_table_off_the_terminal_get_a_screen_of_their_own():
+    """'auction' (every call explained) or '?' below the table made some 28 lines: in the
+    80 x 24 terminal the header and the hands scrolled away.  Such messages are now shown
+    alone until Enter, then the table; short ones stay below it."""
+    from ai.tui import QuitGame
+
+    table = [f"table line {i}" for i in range(18)]
+    long = [f"call {i} explained" for i in range(12)]
+    driver = Driver([""])
+    screen = driver.screen()
+    screen.height = 24
+    screen.show_with(table, long)
+    text, prompt, _ = driver.screens[0]
+    assert prompt == "Press Enter to return to the table: "
+    assert "call 11 explained" in text and "table line 0" not in text
+    assert driver.shown().endswith("table line 17\n")       # then the table alone
+    # room enough, or not a terminal: below the table as before
+    for height, messages in ((24, long[:4]), (None, long)):
+        driver = Driver([])
+        screen = driver.screen()
+        screen.height = height
+        screen.show_with(table, messages)
+        assert driver.screens == [] and driver.shown().endswith(f"{messages[-1]}\n")
+    driver = Driver(["quit"])
+    screen = driver.screen()
+    screen.height = 24
+    with pytest.raises(QuitGame):
+        screen.show_with(table, long)
