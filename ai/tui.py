@@ -294,6 +294,8 @@ class Screen:
                 if self.reader is not None:
                     line = self.reader(prompt)
                 elif self.console.file is sys.stdout:
+                    if self._terminal:
+                        _discard_typeahead()
                     # the prompt given to input(): readline (line editing) then knows it
                     # is there and does not draw the line over it
                     self.console.file.flush()
@@ -904,6 +906,17 @@ def _too_small(size) -> Optional[str]:
     return (f"This terminal is {columns} x {lines}; the game is drawn for "
             f"{MIN_TERMINAL[0]} x {MIN_TERMINAL[1]} or larger (lines would wrap and the "
             f"table scroll away): enlarge the window, or play on.")
+
+
+def _discard_typeahead() -> None:
+    """Drop the keys typed before the question was asked (while the computers thought):
+    a stray Enter would otherwise play a forced card or skip to the next board unseen.
+    Only in a terminal (a piped file's lines are answers, read in turn)."""
+    try:
+        import termios
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass    # no termios (Windows), or standard input closed or not a terminal
 
 
 def _is_terminal() -> bool:

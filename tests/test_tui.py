@@ -1256,3 +1256,27 @@ def test_messages_that_would_push_the_table_off_the_terminal_get_a_screen_of_the
     screen.height = 24
     with pytest.raises(QuitGame):
         screen.show_with(table, long)
+
+
+def test_keys_typed_before_a_question_are_dropped_in_a_terminal(monkeypatch):
+    """Keys typed while the computers thought answered the next questions: a stray Enter
+    played a forced card or skipped to the next board unseen.  In a terminal the input
+    typed ahead is flushed before each question; from a pipe every line is an answer."""
+    import builtins
+    import termios
+
+    flushed = []
+    monkeypatch.setattr(termios, "tcflush", lambda fd, how: flushed.append(how))
+    monkeypatch.setattr(builtins, "input", lambda prompt="": "p")
+    with open(os.devnull) as stdin:         # pytest's own has no file descriptor
+        monkeypatch.setattr(sys, "stdin", stdin)
+        _ask_twice(flushed, termios.TCIFLUSH)
+
+
+def _ask_twice(flushed, how):
+    screen = Screen(ascii=True)
+    screen.console.file = sys.stdout
+    screen._terminal = True
+    assert screen.ask("Your call: ") == "p" and flushed == [how]
+    screen._terminal = False            # a pipe or a file: nothing dropped
+    assert screen.ask("Your call: ") == "p" and flushed == [how]
