@@ -12,8 +12,9 @@ The public face of the package (each name lives in the module given):
   (:class:`ChicagoMatch`, :mod:`ai.chicago`), the boards of the day and their leaderboard
   (:mod:`ai.daily`), engine-versus-engine matches (:func:`run_match`, :mod:`ai.match`).
 
-Imports point one way inside the package: web -> protocols -> match -> game -> robot ->
-cardplay / bidding -> sampling -> inference / players -> constraints -> ddsolver.
+Imports point one way inside the package: cli -> web -> protocols -> tui -> match / daily ->
+chicago -> game -> robot -> cardplay / bidding -> sampling -> inference / players ->
+constraints -> ddsolver (the layers of ``tests/test_imports.py``).
 """
 
 from ai.bidding import StandardAmerican

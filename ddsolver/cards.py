@@ -324,8 +324,6 @@ _CARD_OF_BIT = {c._key(): c for c in ALL_CARDS}
 
 #: Mask of every card of the deck.
 FULL_DECK_MASK = sum(c.bit for c in ALL_CARDS)
-#: Mask of every rank of one suit, shifted to suit 0 (bits 2..14).
-SUIT_RANKS_MASK = 0x7FFC
 
 
 def card_mask(cards: Iterable[Card]) -> int:

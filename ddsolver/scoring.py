@@ -1,4 +1,4 @@
-"""Contracts and bridge scoring: duplicate points, IMPs, matchpoints, rubber and Chicago.
+"""Bridge scoring: duplicate points, IMPs, matchpoints, rubber and Chicago.
 
 Sources: the duplicate scoring table of the Laws of Duplicate Bridge (WBF 2017, Law 77),
 the WBF IMP scale (Law 78B), the Laws of Contract Bridge (rubber bridge, Law 77 and the

@@ -1,4 +1,5 @@
-"""``python -m ai.bidding "N:<deal>" --dealer N --vulnerability None [--json]``
+"""The ``ddsolver-ai bid`` command (:func:`bid_command`), also ``python -m ai.bidding
+"N:<deal>" --dealer N --vulnerability None [--json]``.
 
 Four computer players bid the deal with :class:`ai.bidding.StandardAmerican`; every call is
 printed with its explanation.  Exit status 2 for bad input (the message names it), 141 when

@@ -27,9 +27,6 @@ class Forcing(Enum):
         return self.value
 
 
-_FORCING_RANK = {Forcing.NON_FORCING: 0, Forcing.FORCING: 1, Forcing.GAME_FORCING: 2}
-
-
 @dataclass(frozen=True)
 class Explanation:
     """The meaning of one call in one auction.
@@ -80,11 +77,6 @@ class Explanation:
             "in_system": self.in_system,
             "constraints": self.constraints.to_dict(),
         }
-
-    @staticmethod
-    def stronger_forcing(a: Forcing, b: Forcing) -> Forcing:
-        """The more forcing of two statuses."""
-        return a if _FORCING_RANK[a] >= _FORCING_RANK[b] else b
 
 
 def compose_text(name: str, description: str, constraints: HandConstraints,

@@ -97,9 +97,6 @@ class Context:
         """Calls made by ``seat`` so far, in order."""
         return [c for i, c in enumerate(self.calls) if self.seat_of(i) == seat]
 
-    def our_side_opened(self) -> bool:
-        return self.opener is not None and self.opener.side == self.seat.side
-
     @property
     def last_bid(self) -> Optional[Call]:
         for c in reversed(self.calls):
@@ -292,7 +289,6 @@ def resolve_template(template: str, b: Bindings) -> Iterator[Tuple[Call, Binding
         yield Call.bid(level, strain), nb
 
 
-Bound = Union[None, int, Callable[["Context", Bindings], Optional[int]]]
 HandSpec = Union[dict, HandConstraints, Callable[["Context", Bindings], HandConstraints]]
 
 

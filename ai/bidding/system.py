@@ -120,8 +120,6 @@ class BiddingSystem:
         self._instance_cache: OrderedDict[tuple, list] = OrderedDict()
         self._index: dict = {}
         self._cache_size = 200_000
-        #: calls made through the last-resort fallback (diagnostics; see tests)
-        self.fallback_count = 0
 
     # -- public API -------------------------------------------------------------------
     def choose(self, hand: Hand, auction: Auction,
@@ -353,7 +351,6 @@ class BiddingSystem:
         """First legal call whose explanation the hand satisfies; Pass first unless forced,
         then bids from the cheapest.  Last resort: Pass, or when forced the cheapest bid in
         the longest suit."""
-        self.fallback_count += 1
         legal = ctx.auction.legal_calls()
         forced = ctx.forced()
         bids = [c for c in legal if c.is_bid]

@@ -30,7 +30,6 @@ from typing import Optional, Union
 from ddsolver.auction import Call
 from ddsolver.cards import PBN_SUIT_ORDER, Card, Rank, Strain, Suit
 from ddsolver.deal import Hand
-from ddsolver.errors import BridgeError
 from ddsolver.table import Seat, Vulnerability
 
 __all__ = [
@@ -611,11 +610,3 @@ def parse_tm_line(line: str) -> TMMessage:
     if m:
         return ErrorMessage(m.group(1))
     raise BlueChipError(f"{quote(line)} is no message of the protocol")
-
-
-def safe_hand(text: str) -> Optional[Hand]:
-    """:func:`parse_hand`, or ``None`` for text that is no hand."""
-    try:
-        return parse_hand(text)
-    except (BlueChipError, BridgeError):
-        return None

@@ -68,10 +68,6 @@ class CardBody(BaseModel):
     card: str = Field(max_length=4)
 
 
-class Empty(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 @functools.lru_cache(maxsize=1)
 def _page_msgids() -> tuple:
     """The msgids used by the page's JavaScript (``t("...")``)."""

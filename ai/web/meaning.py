@@ -281,9 +281,3 @@ def call_text(call, lang: str, short: bool = False) -> str:
 def hand_parts(constraints, lang: str) -> List[str]:
     """Hand constraints as phrases in ``lang``."""
     return _localizer(lang).hand(constraints)
-
-
-def missing_in(lang: str) -> List[str]:
-    """The messages :func:`explain_in` has needed in ``lang`` and not found, so far."""
-    return list(dict.fromkeys(_localizer(lang).missing))
-

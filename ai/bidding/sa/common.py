@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ai.constraints import has_stopper
 from ddsolver.cards import Strain, Suit
 from ddsolver.deal import Hand
 
@@ -17,7 +16,6 @@ F1 = Forcing.FORCING
 GF = Forcing.GAME_FORCING
 
 MAJORS = (Strain.HEARTS, Strain.SPADES)
-MINORS = (Strain.CLUBS, Strain.DIAMONDS)
 SUITS = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES)
 
 
@@ -32,11 +30,6 @@ def rule(name, patterns, call, hand=None, meaning="", **kw) -> Rule:
 
 def length(hand: Hand, strain: Strain) -> int:
     return hand.length(Suit(int(strain)))
-
-
-def longest_suits(hand: Hand):
-    n = max(hand.length(s) for s in Suit)
-    return [Strain(int(s)) for s in Suit if hand.length(s) == n]
 
 
 def opens_one(hand: Hand) -> bool:
@@ -82,10 +75,6 @@ def good_suit(hand: Hand, strain: Strain) -> bool:
     return length(hand, strain) >= 6 and honours(hand, strain, 3) >= 1
 
 
-def stopper(hand: Hand, strain: Strain) -> bool:
-    return has_stopper(hand, Suit(int(strain)))
-
-
 # -- auction facts (public) ------------------------------------------------------------
 def cheapest_level(ctx, strain: Strain) -> int:
     """The lowest level at which ``strain`` may be bid now."""
@@ -127,15 +116,6 @@ def rho_passed(ctx) -> bool:
 def partner_last(ctx):
     calls = ctx.calls_of(ctx.partner)
     return calls[-1] if calls else None
-
-
-def my_last(ctx):
-    calls = ctx.calls_of(ctx.seat)
-    return calls[-1] if calls else None
-
-
-def we_have_bid(ctx) -> bool:
-    return any(c.is_bid for c in ctx.calls_of(ctx.seat) + ctx.calls_of(ctx.partner))
 
 
 def partner_has_bid(ctx) -> bool:

@@ -297,10 +297,6 @@ COMPETITION += [
 INT = ["1x +"]
 
 
-def _major(ctx, b, call):
-    return b["x"] in (H, S)
-
-
 def _support(ctx, b):
     return 3 if b["x"] in (H, S) else 4
 
