@@ -343,16 +343,21 @@ def _parse_calls(auction, dealer: Seat) -> Auction:
     return Auction(dealer, calls)
 
 
+def _as_tuple(value, what: str) -> tuple:
+    """``value``'s items; text, or a value that is not iterable, is a :exc:`TypeError`
+    whose message is ``what`` and what it got."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{what}, not text")
+    try:
+        return tuple(value)
+    except TypeError:
+        raise TypeError(f"{what}, got {type(value).__name__}") from None
+
+
 def _parse_played(played) -> list:
     if played is None:
         return []
-    if isinstance(played, (str, bytes)):
-        raise TypeError("played must be a list of (seat, card) pairs, not text")
-    try:
-        items = list(played)
-    except TypeError:
-        raise TypeError(f"played must be a list of (seat, card) pairs, got "
-                        f"{type(played).__name__}") from None
+    items = _as_tuple(played, "played must be a list of (seat, card) pairs")
     out = []
     for i, item in enumerate(items):
         try:
@@ -430,13 +435,8 @@ def seat_view(seat, hand, *, dealer, vulnerability, auction=None, explanations=N
     auc = _parse_calls(auction, dealer)
     calls = tuple(auc.calls)
     if explanations is not None:
-        if isinstance(explanations, (str, bytes)):
-            raise TypeError("explanations must be a sequence (one per call) or None, not text")
-        try:
-            explanations = tuple(explanations)
-        except TypeError:
-            raise TypeError(f"explanations must be a sequence (one per call) or None, got "
-                            f"{type(explanations).__name__}") from None
+        explanations = _as_tuple(explanations,
+                                 "explanations must be a sequence (one per call) or None")
         if len(explanations) != len(calls):
             raise InvalidViewError(f"{len(explanations)} explanations for {len(calls)} calls")
     plays = _parse_played(played)

@@ -827,6 +827,16 @@ def test_an_option_the_game_would_ignore_is_refused(tmp_path, args, option):
     assert not save.exists() and not lb.exists()
 
 
+def _daily_table(driver, save, lb, date):
+    """The boards of the day of ``date`` opened from ``save`` (a new game: the name asked)
+    and their terminal game, with fast medium computers."""
+    game = open_game(daily=True, level="medium", seed=None, save=save, name=None,
+                     new=False, screen=driver.screen(), leaderboard=lb, date=date)
+    return game, TerminalGame(game, driver.screen(), level="medium",
+                              seed=f"daily:{game.date}", leaderboard=lb,
+                              computer_settings=FAST)
+
+
 class _LeavesAtTheScore(Driver):
     """Plays the day's boards, then presses Ctrl-C instead of Enter to see the score."""
 
@@ -844,10 +854,7 @@ def test_the_days_result_is_recorded_even_if_the_final_score_is_not_shown(tmp_pa
     save, lb = str(tmp_path / "day.json"), str(tmp_path / "lb.sqlite3")
     date = __import__("datetime").date(2024, 3, 1)
     d = _LeavesAtTheScore(["Ann"])
-    game = open_game(daily=True, level="medium", seed=None, save=save, name=None,
-                     new=False, screen=d.screen(), leaderboard=lb, date=date)
-    tg = TerminalGame(game, d.screen(), level="medium", seed=f"daily:{game.date}",
-                      leaderboard=lb, computer_settings=FAST)
+    game, tg = _daily_table(d, save, lb, date)
     assert tg.run() == 130
     assert game.is_finished
     with Leaderboard(lb) as board:
@@ -1155,10 +1162,7 @@ def test_a_day_the_leaderboard_could_not_record_is_retried_and_never_lost(tmp_pa
             return super().default(prompt)
 
     d = TriesThenLeaves(["Ann"])
-    game = open_game(daily=True, level="medium", seed=None, save=save, name=None,
-                     new=False, screen=d.screen(), leaderboard=lb, date=date)
-    tg = TerminalGame(game, d.screen(), level="medium", seed=f"daily:{game.date}",
-                      leaderboard=lb, computer_settings=FAST)
+    game, tg = _daily_table(d, save, lb, date)
     assert tg.run() == 0
     assert len(tries) == 2 and game.is_finished
     assert "database is locked" in d.shown()
