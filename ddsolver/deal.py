@@ -25,7 +25,13 @@ from .cards import (
 from .errors import InvalidDealError, InvalidNotationError
 from .table import Seat
 
-__all__ = ["Hand", "Deal", "random_deal", "random_deals"]
+__all__ = ["MAX_RANDOM_DEALS", "Hand", "Deal", "random_deal", "random_deals"]
+
+#: The most deals one :func:`random_deals` call makes.  It returns a list, so every deal is
+#: held at once: a million take about 0.4 GB and half a minute to deal (the cap of
+#: ``ai.sampling.MAX_SAMPLES``, the other "deal this many" count); more is refused rather
+#: than left to run until the memory is exhausted.
+MAX_RANDOM_DEALS = 1_000_000
 
 
 def _title(seat) -> str:
@@ -399,13 +405,18 @@ def random_deals(seed: int, count: int) -> list:
     :func:`random_deal`).  ``random_deals(1, 500)`` are the deals of the DDS reference
     tables.
 
+    :param count: how many deals, ``0 <= count <=`` :data:`MAX_RANDOM_DEALS` (the list
+        holds them all at once).
     :raises TypeError: if ``count`` is not an integer, or ``seed`` of a type
         ``random.Random`` does not take (a NumPy integer is the same seed as the int).
-    :raises ValueError: if ``count`` is negative."""
+    :raises ValueError: if ``count`` is negative or above :data:`MAX_RANDOM_DEALS`."""
     if isinstance(count, bool) or not isinstance(count, numbers.Integral):
         raise TypeError(f"count must be an integer number of deals, got {count!r}")
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
+    if count > MAX_RANDOM_DEALS:
+        raise ValueError(f"count must be at most {MAX_RANDOM_DEALS:,} (MAX_RANDOM_DEALS), "
+                         f"got {count:,}")
     rng = random.Random(_seed(seed))
     return [random_deal(rng) for _ in range(count)]
 

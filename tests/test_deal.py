@@ -280,6 +280,16 @@ def test_random_deals_count_must_be_a_non_negative_integer():
             random_deals(1, bad)
 
 
+def test_random_deals_count_is_capped():
+    """random_deals(1, 10**12) ran until the memory was exhausted: the list holds every deal."""
+    from ddsolver.deal import MAX_RANDOM_DEALS
+    assert MAX_RANDOM_DEALS == 1_000_000
+    for too_many in (MAX_RANDOM_DEALS + 1, 10**12):
+        with pytest.raises(ValueError, match=f"count must be at most 1,000,000 "
+                                             rf"\(MAX_RANDOM_DEALS\), got {too_many:,}"):
+            random_deals(1, too_many)
+
+
 def test_a_numpy_integer_seed_is_the_same_seed():
     """random_deal(np.int64(1)) was a TypeError from inside the random module."""
     import numpy as np
