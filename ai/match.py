@@ -68,7 +68,7 @@ from ddsolver._dask import check_scheduler_address, connect_scheduler
 from ddsolver._io import same_file
 from ddsolver.cli import check_path
 from ddsolver.deal import Deal, random_deals
-from ddsolver.errors import BridgeError, PBNError, SchedulerError
+from ddsolver.errors import BridgeError, PBNError, SchedulerError, brief_repr
 from ddsolver.scoring import imps, ns_score, result_str
 from ddsolver.table import Seat, Vulnerability, board_dealer, board_vulnerability
 
@@ -129,28 +129,29 @@ def load_player_class(path: str) -> type:
         attribute is not a class with ``call`` and ``card``.
     """
     if not isinstance(path, str) or not path.strip():
-        raise MatchError(f"a player class is named 'package.module:Class', got {path!r}")
+        raise MatchError(f"a player class is named 'package.module:Class', got {brief_repr(path)}")
     text = path.strip()
     if ":" in text:
         module_name, _, attr = text.partition(":")
     else:
         module_name, _, attr = text.rpartition(".")
     if not module_name or not attr:
-        raise MatchError(f"a player class is named 'package.module:Class', got {path!r}")
+        raise MatchError(f"a player class is named 'package.module:Class', got {brief_repr(path)}")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise MatchError(f"cannot import the module of player {path!r}: {exc}") from None
+        raise MatchError(f"cannot import the module of player {brief_repr(path)}: {exc}") from None
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise MatchError(f"module {module_name} has no {attr!r} (player {path!r})")
+            raise MatchError(f"module {module_name} has no {brief_repr(attr)} "
+                             f"(player {brief_repr(path)})")
         obj = getattr(obj, part)
     if not inspect.isclass(obj):
-        raise MatchError(f"player {path!r} is not a class but {type(obj).__name__}")
+        raise MatchError(f"player {brief_repr(path)} is not a class but {type(obj).__name__}")
     if not (callable(getattr(obj, "call", None)) and callable(getattr(obj, "card", None))):
-        raise MatchError(f"player class {path!r} has no call(view) and card(view) methods "
-                         f"(the ai.players.Player protocol)")
+        raise MatchError(f"player class {brief_repr(path)} has no call(view) and card(view) "
+                         f"methods (the ai.players.Player protocol)")
     return obj
 
 
@@ -211,14 +212,14 @@ class PlayerConfig:
             player = player.player
         if not isinstance(player, str) or not player.strip():
             raise MatchError(f"a player is 'easy', 'medium', 'hard' or "
-                             f"'package.module:Class', got {player!r}")
+                             f"'package.module:Class', got {brief_repr(player)}")
         player = player.strip()
         if options is not None and not isinstance(options, abc.Mapping):
             raise MatchError(f"a player's options are a mapping of names to values, got "
-                             f"{options!r}")
+                             f"{brief_repr(options)}")
         for key, value in dict(options or {}).items():
             if not isinstance(key, str) or not key.isidentifier():
-                raise MatchError(f"option names are identifiers, got {key!r}")
+                raise MatchError(f"option names are identifiers, got {brief_repr(key)}")
             if key == "seed":
                 raise MatchError("the option 'seed' is set by the match (from the match "
                                  "seed, the board and the table)")
@@ -227,7 +228,7 @@ class PlayerConfig:
         if config.is_computer:
             config._computer_settings()
         elif ":" not in player and "." not in player:
-            raise MatchError(f"unknown player {player!r}: 'easy', 'medium', 'hard' or a "
+            raise MatchError(f"unknown player {brief_repr(player)}: 'easy', 'medium', 'hard' or a "
                              f"class 'package.module:Class'")
         else:
             load_player_class(player)

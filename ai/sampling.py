@@ -82,7 +82,7 @@ from ai.players import SeatView
 from ddsolver.auction import Auction
 from ddsolver.cards import Card, Strain, cards_of_mask
 from ddsolver.deal import Deal, Hand, pbn_hand_mask
-from ddsolver.errors import BridgeError, InvalidDealError
+from ddsolver.errors import BridgeError, InvalidDealError, brief_repr
 from ddsolver.play import Position
 from ddsolver.solver import CancelGroup, Solver
 from ddsolver.table import Seat
@@ -1865,7 +1865,7 @@ def parse_range(text: str, what: str, top: int) -> Tuple[int, int]:
     n = "([0-9]{1,9})"
     m = re.fullmatch(rf"{n}\+|-{n}|{n}(?:-{n})?", t)
     if m is None:
-        raise SamplingError(f"{what}: {text!r} is not a range such as 9-10, 12+, -12 or "
+        raise SamplingError(f"{what}: {brief_repr(text)} is not a range such as 9-10, 12+, -12 or "
                             f"15")
     at_least, at_most, first, last = m.groups()
     if at_least is not None:
@@ -1875,7 +1875,7 @@ def parse_range(text: str, what: str, top: int) -> Tuple[int, int]:
     else:
         lo, hi = int(first), int(first if last is None else last)
     if not 0 <= lo <= hi <= top:
-        raise SamplingError(f"{what}: {text!r} is not a range within 0-{top}")
+        raise SamplingError(f"{what}: {brief_repr(text)} is not a range within 0-{top}")
     return lo, hi
 
 
@@ -1898,7 +1898,7 @@ def parse_shapes(text: str, what: str) -> List[Tuple[int, int, int, int]]:
         except ValueError:
             lengths = ()
         if len(lengths) != 4 or sum(lengths) != 13:
-            raise SamplingError(f"{what}: {part.strip()!r} is not a shape (four lengths "
+            raise SamplingError(f"{what}: {brief_repr(part.strip())} is not a shape (four lengths "
                                 f"adding up to 13, e.g. 5332, 4-4-3-2 or 'any 4333')")
         for shape in (sorted(set(itertools.permutations(lengths)), reverse=True) if anyorder
                       else [lengths]):

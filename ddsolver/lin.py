@@ -41,7 +41,7 @@ from typing import IO, Any
 from ._io import read_source
 from .cards import FULL_DECK_MASK, Card, Rank, Strain, Suit
 from .deal import Deal, Hand
-from .errors import BridgeError, InvalidNotationError, LINError, PBNError
+from .errors import BridgeError, InvalidNotationError, LINError, PBNError, brief_repr
 from .pbn import AnnotatedCall, PBNGame
 from .table import Seat, Vulnerability, board_dealer, board_vulnerability
 
@@ -266,7 +266,8 @@ class _Parser:
             try:
                 hands[seat] = _parse_lin_hand(part)
             except ValueError as exc:
-                raise self.error(item, f"bad hand {part!r} for {seat.name}: {exc}") from None
+                raise self.error(item, f"bad hand {brief_repr(part)} for {seat.name}: "
+                                       f"{exc}") from None
         known = [h for h in hands if h is not None]
         if not known:
             return dealer, None

@@ -391,3 +391,19 @@ def test_hand_needs_cards_or_a_mask(cards, message):
 def test_deal_needs_four_hands(hands, message):
     with pytest.raises(InvalidDealError, match=message):
         Deal(hands)
+
+
+def test_a_long_hand_or_deal_is_quoted_by_its_start_and_length():
+    """Hand.from_pbn and Deal.from_pbn put a 10 MB string whole into their messages."""
+    long = "x" * 1_000_000
+    cases = [(Hand.from_pbn, long, "hand 'xxx"),
+             (Hand.from_pbn, "AK" + "." * 999_998, "hand 'AK..."),
+             (Hand.from_pbn, "AKQ..." + long, "invalid rank 'X' in hand 'AKQ...xxx"),
+             (Deal.from_pbn, "N:" + long, "deal 'N:xxx"),
+             (Deal.from_pbn, SPEC[:-1] + long, "invalid rank 'X' in hand 'K82.Q93.KJ5.Q85x")]
+    for parse, text, start in cases:
+        with pytest.raises((InvalidDealError, InvalidNotationError)) as info:
+            parse(text)
+        message = str(info.value)
+        assert message.startswith(start), message[:100]
+        assert " characters)" in message and len(message) < 200, message[:300]

@@ -386,3 +386,12 @@ def test_a_vugraph_first_board_that_is_no_number_is_ignored():
     text = (f"vg|t,s,I,²,2,A,,B,|rs|1NN=,1NN=,|qx|o1|md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|")
     games = parse_lin(text)
     assert len(games) == 1 and games[0].get("Result") in (None, "")
+
+
+def test_a_long_bad_hand_is_quoted_by_its_start_and_length():
+    """A bad LIN hand of 10 MB was put whole into the LINError."""
+    with pytest.raises(LINError) as info:
+        parse_lin("md|1" + "x" * 1_000_000 + ",,,|")
+    message = str(info.value)
+    assert "bad hand 'xxx" in message and "'... (1,000,000 characters)" in message
+    assert len(message) < 400

@@ -674,3 +674,11 @@ def test_a_dash_for_the_match_files_is_refused(tmp_path, args, monkeypatch):
     assert "'-' is no file here" in res.output
     assert ("'-o' / '--output'" if args[0] == "-o" else "'--journal'") in res.output
     assert not os.path.exists("-") and not os.path.exists("-.journal")
+
+
+def test_a_long_player_is_quoted_by_its_start_and_length():
+    """PlayerConfig.parse put a 10 MB player name whole into the MatchError."""
+    for player in ("x" * 1_000_000, "ddsolver.cards:" + "x" * 1_000_000):
+        with pytest.raises(MatchError) as info:
+            PlayerConfig.parse(player)
+        assert " characters)" in str(info.value) and len(str(info.value)) < 400

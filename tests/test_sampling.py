@@ -1074,3 +1074,14 @@ def test_simulate_says_when_fewer_deals_than_asked_were_found(monkeypatch):
     monkeypatch.setattr(sampling, "simulate_contract", real)
     r = runner.invoke(cli_main, [*args[:-4], "-n", "3", "--seed", "1", "--threads", "1"])
     assert r.exit_code == 0 and "Warning" not in r.stderr
+
+
+def test_a_long_range_or_shape_is_quoted_by_its_start_and_length():
+    """parse_range and parse_shapes put a 10 MB option value whole into the message."""
+    from ai.sampling import parse_range, parse_shapes
+
+    for parse in (lambda t: parse_range(t, "HCP", 37), lambda t: parse_shapes(t, "shape")):
+        with pytest.raises(SamplingError) as info:
+            parse("x" * 1_000_000)
+        assert "'... (1,000,000 characters)" in str(info.value)
+        assert len(str(info.value)) < 250
