@@ -117,7 +117,10 @@ class Contract:
         """
         if not isinstance(text, str):
             raise InvalidNotationError(f"invalid contract {brief_repr(text)}: expected a string")
-        m = _CONTRACT_RE.match(text.upper())
+        # runs of white space as one space: the pattern's adjacent optional parts each
+        # allow spaces, so a long run that does not match would be split between them in
+        # every way (the cube of its length) before the match failed
+        m = _CONTRACT_RE.match(" ".join(text.upper().split()))
         if m is None:
             raise InvalidNotationError(f"invalid contract {brief_repr(text)}")
         level, strain, dbl, seat = m.groups()

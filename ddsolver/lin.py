@@ -301,8 +301,11 @@ class _Parser:
             if item.key == "ah":
                 # the number after "Board" ("Round 2 Board 17" is board 17), else a number
                 # standing alone (not "-3")
-                m = (re.search(r"\b(?:board|bd)\.?\s*#?\s*([0-9]+)", item.value, re.IGNORECASE)
-                     or re.search(r"(?<![-+0-9.])([0-9]+)(?![0-9.])", item.value))
+                # (runs of white space as one space: "bd" and a long run without a number
+                # after it would be tried split between the two \s* in every way)
+                heading = " ".join(item.value.split())
+                m = (re.search(r"\b(?:board|bd)\.?\s*#?\s*([0-9]+)", heading, re.IGNORECASE)
+                     or re.search(r"(?<![-+0-9.])([0-9]+)(?![0-9.])", heading))
                 if m and number is None and len(m.group(1).lstrip("0")) <= 9:
                     number = int(m.group(1).lstrip("0") or "0")
             elif item.key == "sv":

@@ -455,3 +455,21 @@ def test_a_huge_level_is_a_notation_error():
     for make in (lambda: Call.bid(10**5000, "S"), lambda: Contract(10**5000, "S")):
         with pytest.raises(InvalidNotationError, match="an integer of about 5,000 digits"):
             make()
+
+
+def test_contract_from_str_is_linear_in_a_long_run_of_spaces():
+    """'1S', 3,000 spaces and 'Q' took half a minute to refuse (and 10 kB a quarter of an
+    hour): the pattern's adjacent optional parts each allow spaces, and the regular
+    expression engine tried every way of splitting the run between them (its cube)."""
+    import time
+
+    for text in ("1S" + " " * 3000 + "Q", "1 S X" + " " * 3000 + "-Q",
+                 "4S BY" + " " * 3000 + "Q", "1" + " " * 3000 + "S" + " " * 3000 + "Q"):
+        start = time.perf_counter()
+        with pytest.raises(InvalidNotationError, match="invalid contract"):
+            Contract.from_str(text)
+        assert time.perf_counter() - start < 1.0
+    start = time.perf_counter()
+    assert Contract.from_str(" 4 " + " " * 1_000_000 + "S  X\t\n by  north ") \
+        == Contract.from_str("4SXN")
+    assert time.perf_counter() - start < 1.0

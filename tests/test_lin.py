@@ -395,3 +395,14 @@ def test_a_long_bad_hand_is_quoted_by_its_start_and_length():
     message = str(info.value)
     assert "bad hand 'xxx" in message and "'... (1,000,000 characters)" in message
     assert len(message) < 400
+
+
+def test_a_long_run_of_spaces_in_the_board_header_is_read_in_linear_time():
+    """An 'ah' item 'bd' followed by 20,000 spaces took seconds (quadratic: the engine tried
+    every split of the run between the two \\s* of the board-number pattern)."""
+    import time
+
+    start = time.perf_counter()
+    games = parse_lin("ah|bd" + " " * 20_000 + "x 12|md|3SAKQJT98765432,,,|")
+    assert games[0].board == 12
+    assert time.perf_counter() - start < 1.0

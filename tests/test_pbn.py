@@ -1381,3 +1381,16 @@ def test_long_tag_values_and_section_tokens_are_quoted_by_their_start_and_length
             read(parse_pbn(text)[0])
         message = str(info.value)
         assert "'... (1,00" in message and len(message) < 400, message[:500]
+
+
+def test_par_contract_set_is_linear_in_a_long_run_of_spaces():
+    """A ParContract value with 'NS 4S', 3,000 spaces and 'Q' took about half a minute
+    (10 kB a quarter of an hour): its pattern's adjacent optional parts each allow spaces,
+    and the engine tried every way of splitting the run between them."""
+    import time
+
+    start = time.perf_counter()
+    assert par_contract_set("NS 4S" + " " * 3000 + "Q") is None
+    assert par_contract_set("NS  4S" + " " * 100_000 + "X -1 ; EW 3NT") \
+        == par_contract_set("NS 4SX-1; EW 3NT")
+    assert time.perf_counter() - start < 1.0

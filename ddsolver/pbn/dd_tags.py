@@ -278,7 +278,9 @@ def par_contract_set(text: str) -> frozenset | None:
     for part in re.split(r"[;,]", value):
         if not part.strip():
             continue
-        m = _PAR_PART_RE.match(part)
+        # runs of white space as one space, so that a long one that does not match is not
+        # split between the pattern's adjacent optional parts in every way (its cube)
+        m = _PAR_PART_RE.match(" ".join(part.split()))
         if m is None:
             return None
         declarer, level, strain, dbl, res = m.groups()
