@@ -62,8 +62,10 @@ class Strain(IntEnum):
     def from_str(cls, text: str) -> "Strain":
         """Parse ``C D H S N NT`` (any case), the symbols ``♣ ♦ ♥ ♠`` or English names.
 
-        :raises InvalidNotationError: if ``text`` names no strain.
+        :raises InvalidNotationError: if ``text`` names no strain or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid strain {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         if key in _STRAIN_PARSE:
             return _STRAIN_PARSE[key]
@@ -107,8 +109,10 @@ class Suit(IntEnum):
     def from_str(cls, text: str) -> "Suit":
         """Parse ``C D H S`` (any case), ``♣ ♦ ♥ ♠`` (also the white symbols) or names.
 
-        :raises InvalidNotationError: if ``text`` names no suit.
+        :raises InvalidNotationError: if ``text`` names no suit or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid suit {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         strain = _STRAIN_PARSE.get(key)
         if strain is None or strain == Strain.NOTRUMP:
@@ -172,8 +176,10 @@ class Rank(IntEnum):
     def from_str(cls, text: str) -> "Rank":
         """Parse ``A K Q J T 9..2``; ``10`` is accepted for ten; any case.
 
-        :raises InvalidNotationError: if ``text`` names no rank.
+        :raises InvalidNotationError: if ``text`` names no rank or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid rank {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         if key in _RANK_PARSE:
             return Rank(_RANK_PARSE[key])

@@ -52,8 +52,10 @@ class Seat(IntEnum):
     def from_str(cls, text: str) -> "Seat":
         """Parse ``N E S W`` or ``North``... (any case).
 
-        :raises InvalidNotationError: if ``text`` names no seat.
+        :raises InvalidNotationError: if ``text`` names no seat or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid seat {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         for seat in Seat:
             if key in (seat.letter, seat.name):
@@ -86,6 +88,12 @@ class Side(IntEnum):
 
     @classmethod
     def from_str(cls, text: str) -> "Side":
+        """Parse ``NS`` or ``EW`` (any case, either order, ``N-S`` and ``E/W`` too).
+
+        :raises InvalidNotationError: if ``text`` names no side or is not a string.
+        """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid side {brief_repr(text)}: expected a string")
         key = text.strip().upper().replace("-", "").replace("/", "")
         if key in ("NS", "SN"):
             return Side.NS

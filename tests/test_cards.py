@@ -259,3 +259,13 @@ def test_a_long_text_is_quoted_by_its_start_and_length(parse, start):
     message = str(info.value)
     assert message.startswith(start)
     assert "'... (1,000,000 characters)" in message and len(message) < 150
+
+
+@pytest.mark.parametrize("parse", [Strain.from_str, Suit.from_str, Rank.from_str])
+@pytest.mark.parametrize("bad", [None, 5, b"S", ["S"]])
+def test_from_str_refuses_what_is_not_a_string_by_name(parse, bad):
+    """Strain/Suit/Rank.from_str(None) was AttributeError "'NoneType' object has no
+    attribute 'strip'", as Card.from_str and Call.from_str never were."""
+    with pytest.raises(InvalidNotationError, match=r"invalid (strain|suit|rank) .*: expected "
+                                                   r"a string"):
+        parse(bad)

@@ -191,3 +191,13 @@ def test_coerce_quotes_a_huge_integer_briefly():
     with pytest.raises(InvalidNotationError, match=r"invalid seat <an integer of about 5,000 "
                                                    r"digits>: need 0\.\.3"):
         Seat.coerce(10**5000)
+
+
+@pytest.mark.parametrize("parse", [Seat.from_str, Side.from_str])
+@pytest.mark.parametrize("bad", [None, 5, b"NS", ["N"]])
+def test_from_str_refuses_what_is_not_a_string_by_name(parse, bad):
+    """Seat.from_str(None) was AttributeError "'NoneType' object has no attribute 'strip'",
+    Side.from_str(b'NS') a TypeError from bytes.replace."""
+    with pytest.raises(InvalidNotationError, match=r"invalid (seat|side) .*: expected a "
+                                                   r"string"):
+        parse(bad)
