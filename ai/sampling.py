@@ -84,7 +84,7 @@ from ddsolver.cards import Card, Strain, cards_of_mask
 from ddsolver.deal import Deal, Hand, pbn_hand_mask
 from ddsolver.errors import BridgeError, InvalidDealError, brief_repr
 from ddsolver.play import Position
-from ddsolver.solver import CancelGroup, Solver
+from ddsolver.solver import MAX_MEMORY_MB, CancelGroup, Solver
 from ddsolver.table import Seat
 
 __all__ = ["MAX_SAMPLES", "METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
@@ -211,7 +211,8 @@ class SamplingSettings:
         are checked one at a time across every layout; a card not finished in time is not
         used.  With a budget the weights can depend on the machine's speed.
     :ivar threads: threads for the play checks, one :class:`~ddsolver.Solver` each.
-    :ivar solver_memory_mb: transposition table of each such solver.
+    :ivar solver_memory_mb: transposition table of each such solver, MiB (1 to
+        :data:`ddsolver.solver.MAX_MEMORY_MB`).
 
     Weights by carding (no solving):
 
@@ -269,6 +270,10 @@ class SamplingSettings:
         integer("play_checks", 0)
         for name in ("max_tries", "threads", "solver_memory_mb", "bid_draws"):
             integer(name, 1)
+        if self.solver_memory_mb > MAX_MEMORY_MB:    # what a Solver takes at most
+            raise SamplingError(f"solver_memory_mb must be at most {MAX_MEMORY_MB:,} MiB "
+                                f"(ddsolver.solver.MAX_MEMORY_MB), got "
+                                f"{brief_repr(self.solver_memory_mb)}")
         for name in ("misbid_weight", "play_mistake_weight", "lowest_equals_weight"):
             number(name, 0.0, 1.0)
         number("max_seconds", 0.0, math.inf, optional=True)

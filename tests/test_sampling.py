@@ -1085,3 +1085,16 @@ def test_a_long_range_or_shape_is_quoted_by_its_start_and_length():
             parse("x" * 1_000_000)
         assert "'... (1,000,000 characters)" in str(info.value)
         assert len(str(info.value)) < 250
+
+
+def test_a_huge_solver_memory_mb_is_refused_when_the_settings_are_checked():
+    """SamplingSettings(solver_memory_mb=10**9) passed checked() and failed with
+    MemoryError at the first play check (the solvers are made then)."""
+    from ai.sampling import SamplingSettings
+    from ddsolver.solver import MAX_MEMORY_MB
+
+    SamplingSettings(solver_memory_mb=MAX_MEMORY_MB).checked()
+    for too_much in (MAX_MEMORY_MB + 1, 10 ** 9):
+        with pytest.raises(SamplingError, match=r"solver_memory_mb must be at most 262,144 "
+                                                r"MiB \(ddsolver.solver.MAX_MEMORY_MB\)"):
+            SamplingSettings(solver_memory_mb=too_much).checked()
