@@ -174,7 +174,10 @@ class SamplingSettings:
     :ivar max_tries: three or more hidden seats: draws at most (a draw is one hand of the
         tightest seat plus a split of the rest); fewer than ``n`` layouts are returned when
         it is reached, and none found means the constraints are relaxed.
-    :ivar max_seconds: the same cap in seconds (``None``: no time cap).
+    :ivar max_seconds: the same cap in seconds, a positive number (``None``: no time cap),
+        as :func:`deal_constrained` takes it.  Not 0: dealing cannot take no time (the
+        clock is read every 256 draws), and a view that found nothing in that time would
+        have its constraints relaxed one by one.
 
     Weights by the calls (the bidding system is asked what each hidden seat would have
     called with the layout's hand, as GIB filtered its deals through its bidding module):
@@ -276,7 +279,14 @@ class SamplingSettings:
                                 f"{brief_repr(self.solver_memory_mb)}")
         for name in ("misbid_weight", "play_mistake_weight", "lowest_equals_weight"):
             number(name, 0.0, 1.0)
-        number("max_seconds", 0.0, math.inf, optional=True)
+        if self.max_seconds is not None and (
+                isinstance(self.max_seconds, bool)
+                or not isinstance(self.max_seconds, (int, float))
+                or not 0 < self.max_seconds <= math.inf):
+            # as deal_constrained checks it (bid_seconds and play_seconds may be 0: the
+            # weights then take the least work, which is well defined)
+            raise SamplingError(f"max_seconds must be a positive number or None, got "
+                                f"{self.max_seconds!r}")
         number("play_seconds", 0.0, math.inf, optional=True)
         number("bid_seconds", 0.0, math.inf, optional=True)
         for name in ("bid_weights", "bid_filter", "play_weights", "check_opening_lead"):

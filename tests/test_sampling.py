@@ -1098,3 +1098,22 @@ def test_a_huge_solver_memory_mb_is_refused_when_the_settings_are_checked():
         with pytest.raises(SamplingError, match=r"solver_memory_mb must be at most 262,144 "
                                                 r"MiB \(ddsolver.solver.MAX_MEMORY_MB\)"):
             SamplingSettings(solver_memory_mb=too_much).checked()
+
+
+@pytest.mark.parametrize("seconds", [0, 0.0, -1, float("nan"), True, "5"])
+def test_max_seconds_is_positive_or_none_as_deal_constrained_takes_it(seconds):
+    """SamplingSettings(max_seconds=0) was accepted (one round of 256 draws, then the
+    constraints relaxed one by one) while deal_constrained(max_seconds=0) refused it."""
+    from ai.sampling import SamplingSettings
+
+    message = r"max_seconds must be a positive number or None, got "
+    with pytest.raises(SamplingError, match=message):
+        SamplingSettings(max_seconds=seconds).checked()
+    with pytest.raises(SamplingError, match=message):
+        deal_constrained(None, None, 1, 1, max_seconds=seconds)
+    view = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION)
+    with pytest.raises(SamplingError, match=message):
+        sample_deals(view, 2, 1, method="auction", system=SA, max_seconds=seconds)
+    for fine in (None, 1e-9, 5, math.inf):
+        SamplingSettings(max_seconds=fine).checked()
+    SamplingSettings(bid_seconds=0, play_seconds=0).checked()   # the weights' least work
