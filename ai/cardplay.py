@@ -49,9 +49,10 @@ import numpy as np
 from ai.players import InvalidViewError, SeatView
 from ai.sampling import MAX_SAMPLES, SamplingSettings, sample_deals, submit_or_run
 from ddsolver.cards import Card
+from ddsolver.errors import brief_repr
 from ddsolver.play import Position
 from ddsolver.scoring import imps, score
-from ddsolver.solver import Solver
+from ddsolver.solver import MAX_MEMORY_MB, Solver
 from ddsolver.table import Seat
 
 __all__ = ["CardChoice", "CardPlayer", "PlaySettings", "UTILITIES", "position_in"]
@@ -124,9 +125,12 @@ class PlaySettings:
         ``None``: no limit.  Unlike the budget it is not anticipated: a decision that
         ends before the limit solved at least its :attr:`min_samples` layouts.
     :ivar threads: solver threads (``None``: every core, at most 2).
-    :ivar memory_mb: transposition-table memory of each solver, MiB.
+    :ivar memory_mb: transposition-table memory of each solver, MiB (1 to
+        :data:`ddsolver.solver.MAX_MEMORY_MB`; the solvers are made at the first decision,
+        and a table this machine cannot allocate is a MemoryError then).
     :raises ValueError: (at construction) for a value of the wrong type or out of range
-        (``samples`` or ``lead_samples`` above :data:`ai.sampling.MAX_SAMPLES` included).
+        (``samples`` or ``lead_samples`` above :data:`ai.sampling.MAX_SAMPLES` and
+        ``memory_mb`` above :data:`ddsolver.solver.MAX_MEMORY_MB` included).
     """
 
     samples: int = 40
@@ -163,6 +167,9 @@ class PlaySettings:
             if value > MAX_SAMPLES:     # what the sampler deals at most
                 raise ValueError(f"{name} must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got "
                                  f"{value:,}")
+        if self.memory_mb > MAX_MEMORY_MB:     # what a Solver takes at most
+            raise ValueError(f"memory_mb must be at most {MAX_MEMORY_MB:,} MiB "
+                             f"(ddsolver.solver.MAX_MEMORY_MB), got {brief_repr(self.memory_mb)}")
         for name in ("exact_samples", "equal_stop"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

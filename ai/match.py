@@ -65,18 +65,18 @@ import click
 from ai.game import BoardResult, play_board
 from ai.players import SCORINGS
 from ddsolver._dask import check_scheduler_address, connect_scheduler
-from ddsolver._io import same_file
+from ddsolver._io import output_file_problem, same_file
 from ddsolver.cli import check_path
 from ddsolver.deal import Deal, random_deals
-from ddsolver.errors import BridgeError, PBNError, SchedulerError
+from ddsolver.errors import BridgeError, PBNError, SchedulerError, brief_repr
 from ddsolver.scoring import imps, ns_score, result_str
 from ddsolver.table import Seat, Vulnerability, board_dealer, board_vulnerability
 
 __all__ = [
-    "MAX_BOARDS", "BoardOutcome", "JournalError", "MatchBoard", "MatchError", "MatchResult",
-    "PlayerConfig", "TableResult", "TableTask", "boards_from_pbn", "load_player_class",
-    "match_command", "match_games", "play_table", "read_journal", "result_from_game",
-    "run_match", "seeded_boards",
+    "MAX_BOARDS", "BoardOutcome", "JournalError", "MatchBoard", "MatchError", "MatchPathError",
+    "MatchResult", "PlayerConfig", "TableResult", "TableTask", "boards_from_pbn",
+    "load_player_class", "match_command", "match_games", "play_table", "read_journal",
+    "result_from_game", "run_match", "seeded_boards",
 ]
 
 #: The strengths of :class:`ai.robot.ComputerPlayer` a configuration may name.
@@ -116,6 +116,16 @@ class JournalError(MatchError):
     line in the middle of it is damaged, or another run is writing it."""
 
 
+class MatchPathError(MatchError, OSError):
+    """The PBN file of a match cannot be written at the path given, found before anything
+    is played (:func:`ddsolver._io.output_file_problem`, the check of the commands'
+    options): an empty name, a folder, a path ending in a separator, a loop of symbolic
+    links, or a file whose folder (for a symbolic link, the folder of the file it points
+    to) does not exist, is not a folder or is not writable.  The message names the path and
+    the reason.  Also an :class:`OSError`, as a journal that cannot be opened (also before
+    anything is played) and a PBN file that fails when it is written are."""
+
+
 # ---------------------------------------------------------------------------------------
 # Player configurations
 # ---------------------------------------------------------------------------------------
@@ -129,28 +139,29 @@ def load_player_class(path: str) -> type:
         attribute is not a class with ``call`` and ``card``.
     """
     if not isinstance(path, str) or not path.strip():
-        raise MatchError(f"a player class is named 'package.module:Class', got {path!r}")
+        raise MatchError(f"a player class is named 'package.module:Class', got {brief_repr(path)}")
     text = path.strip()
     if ":" in text:
         module_name, _, attr = text.partition(":")
     else:
         module_name, _, attr = text.rpartition(".")
     if not module_name or not attr:
-        raise MatchError(f"a player class is named 'package.module:Class', got {path!r}")
+        raise MatchError(f"a player class is named 'package.module:Class', got {brief_repr(path)}")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise MatchError(f"cannot import the module of player {path!r}: {exc}") from None
+        raise MatchError(f"cannot import the module of player {brief_repr(path)}: {exc}") from None
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise MatchError(f"module {module_name} has no {attr!r} (player {path!r})")
+            raise MatchError(f"module {module_name} has no {brief_repr(attr)} "
+                             f"(player {brief_repr(path)})")
         obj = getattr(obj, part)
     if not inspect.isclass(obj):
-        raise MatchError(f"player {path!r} is not a class but {type(obj).__name__}")
+        raise MatchError(f"player {brief_repr(path)} is not a class but {type(obj).__name__}")
     if not (callable(getattr(obj, "call", None)) and callable(getattr(obj, "card", None))):
-        raise MatchError(f"player class {path!r} has no call(view) and card(view) methods "
-                         f"(the ai.players.Player protocol)")
+        raise MatchError(f"player class {brief_repr(path)} has no call(view) and card(view) "
+                         f"methods (the ai.players.Player protocol)")
     return obj
 
 
@@ -211,14 +222,14 @@ class PlayerConfig:
             player = player.player
         if not isinstance(player, str) or not player.strip():
             raise MatchError(f"a player is 'easy', 'medium', 'hard' or "
-                             f"'package.module:Class', got {player!r}")
+                             f"'package.module:Class', got {brief_repr(player)}")
         player = player.strip()
         if options is not None and not isinstance(options, abc.Mapping):
             raise MatchError(f"a player's options are a mapping of names to values, got "
-                             f"{options!r}")
+                             f"{brief_repr(options)}")
         for key, value in dict(options or {}).items():
             if not isinstance(key, str) or not key.isidentifier():
-                raise MatchError(f"option names are identifiers, got {key!r}")
+                raise MatchError(f"option names are identifiers, got {brief_repr(key)}")
             if key == "seed":
                 raise MatchError("the option 'seed' is set by the match (from the match "
                                  "seed, the board and the table)")
@@ -227,7 +238,7 @@ class PlayerConfig:
         if config.is_computer:
             config._computer_settings()
         elif ":" not in player and "." not in player:
-            raise MatchError(f"unknown player {player!r}: 'easy', 'medium', 'hard' or a "
+            raise MatchError(f"unknown player {brief_repr(player)}: 'easy', 'medium', 'hard' or a "
                              f"class 'package.module:Class'")
         else:
             load_player_class(player)
@@ -949,7 +960,8 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
         :class:`distributed.Client`; then ``workers`` is not used.
     :param journal: a path: finished tables are recorded there and a rerun skips them.
     :param pbn: a path: every board (both tables) is written there as PBN at the end
-        (atomically; see :func:`match_games`).
+        (atomically; see :func:`match_games`); a path that cannot be written is refused
+        before anything is played.  (A file object is written at the end, unchecked.)
     :param progress: show a progress bar (tqdm, on stderr).
     :param timed: keep computers' time budgets (not reproducible under load).
     :returns: the :class:`MatchResult` of every board given.
@@ -959,7 +971,13 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
         used (``tls://`` without TLS settings) or does not answer within
         :data:`DASK_CONNECT_TIMEOUT` seconds, or a player that fails.
     :raises JournalError: if the journal belongs to another match or is in use.
-    :raises OSError: if the journal or the PBN file cannot be written.
+    :raises MatchPathError: if the PBN file cannot be written at the path ``pbn`` (a
+        folder, a folder of the file that does not exist or is not writable, an empty
+        name...), refused before the journal is opened and anything is played; also a
+        :class:`MatchError` and an :class:`OSError`.
+    :raises OSError: if the journal cannot be opened (before anything is played) or written,
+        or the PBN file cannot be written in the end (a full disk).
+    :raises TypeError: if ``journal`` is not a path.
     """
     a = PlayerConfig.parse(a, options_a)
     b = PlayerConfig.parse(b, options_b)
@@ -988,6 +1006,12 @@ def run_match(a, b, boards, *, seed: int = 1, scoring: str = "IMP",
         # the PBN file written at the end would replace the journal
         raise MatchError(f"the journal and the PBN file are the same file ({pbn}): give "
                          f"them two names")
+    if isinstance(pbn, (str, os.PathLike)) and isinstance(os.fspath(pbn), str):
+        # before the journal is made and the first board played: write_pbn at the end
+        # failed on a folder or a missing folder after the whole match had been played
+        problem = output_file_problem(pbn)
+        if problem is not None:
+            raise MatchPathError(problem)
     if isinstance(boards, int) and not isinstance(boards, bool):
         board_list = seeded_boards(seed, boards)
     else:

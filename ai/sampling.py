@@ -82,9 +82,9 @@ from ai.players import SeatView
 from ddsolver.auction import Auction
 from ddsolver.cards import Card, Strain, cards_of_mask
 from ddsolver.deal import Deal, Hand, pbn_hand_mask
-from ddsolver.errors import BridgeError, InvalidDealError
+from ddsolver.errors import BridgeError, InvalidDealError, brief_repr
 from ddsolver.play import Position
-from ddsolver.solver import CancelGroup, Solver
+from ddsolver.solver import MAX_MEMORY_MB, CancelGroup, Solver
 from ddsolver.table import Seat
 
 __all__ = ["MAX_SAMPLES", "METHODS", "RELAXATION_ORDER", "NoLayoutError", "SamplingError",
@@ -174,7 +174,10 @@ class SamplingSettings:
     :ivar max_tries: three or more hidden seats: draws at most (a draw is one hand of the
         tightest seat plus a split of the rest); fewer than ``n`` layouts are returned when
         it is reached, and none found means the constraints are relaxed.
-    :ivar max_seconds: the same cap in seconds (``None``: no time cap).
+    :ivar max_seconds: the same cap in seconds, a positive number (``None``: no time cap),
+        as :func:`deal_constrained` takes it.  Not 0: dealing cannot take no time (the
+        clock is read every 256 draws), and a view that found nothing in that time would
+        have its constraints relaxed one by one.
 
     Weights by the calls (the bidding system is asked what each hidden seat would have
     called with the layout's hand, as GIB filtered its deals through its bidding module):
@@ -211,7 +214,8 @@ class SamplingSettings:
         are checked one at a time across every layout; a card not finished in time is not
         used.  With a budget the weights can depend on the machine's speed.
     :ivar threads: threads for the play checks, one :class:`~ddsolver.Solver` each.
-    :ivar solver_memory_mb: transposition table of each such solver.
+    :ivar solver_memory_mb: transposition table of each such solver, MiB (1 to
+        :data:`ddsolver.solver.MAX_MEMORY_MB`).
 
     Weights by carding (no solving):
 
@@ -269,9 +273,20 @@ class SamplingSettings:
         integer("play_checks", 0)
         for name in ("max_tries", "threads", "solver_memory_mb", "bid_draws"):
             integer(name, 1)
+        if self.solver_memory_mb > MAX_MEMORY_MB:    # what a Solver takes at most
+            raise SamplingError(f"solver_memory_mb must be at most {MAX_MEMORY_MB:,} MiB "
+                                f"(ddsolver.solver.MAX_MEMORY_MB), got "
+                                f"{brief_repr(self.solver_memory_mb)}")
         for name in ("misbid_weight", "play_mistake_weight", "lowest_equals_weight"):
             number(name, 0.0, 1.0)
-        number("max_seconds", 0.0, math.inf, optional=True)
+        if self.max_seconds is not None and (
+                isinstance(self.max_seconds, bool)
+                or not isinstance(self.max_seconds, (int, float))
+                or not 0 < self.max_seconds <= math.inf):
+            # as deal_constrained checks it (bid_seconds and play_seconds may be 0: the
+            # weights then take the least work, which is well defined)
+            raise SamplingError(f"max_seconds must be a positive number or None, got "
+                                f"{self.max_seconds!r}")
         number("play_seconds", 0.0, math.inf, optional=True)
         number("bid_seconds", 0.0, math.inf, optional=True)
         for name in ("bid_weights", "bid_filter", "play_weights", "check_opening_lead"):
@@ -1865,7 +1880,7 @@ def parse_range(text: str, what: str, top: int) -> Tuple[int, int]:
     n = "([0-9]{1,9})"
     m = re.fullmatch(rf"{n}\+|-{n}|{n}(?:-{n})?", t)
     if m is None:
-        raise SamplingError(f"{what}: {text!r} is not a range such as 9-10, 12+, -12 or "
+        raise SamplingError(f"{what}: {brief_repr(text)} is not a range such as 9-10, 12+, -12 or "
                             f"15")
     at_least, at_most, first, last = m.groups()
     if at_least is not None:
@@ -1875,7 +1890,7 @@ def parse_range(text: str, what: str, top: int) -> Tuple[int, int]:
     else:
         lo, hi = int(first), int(first if last is None else last)
     if not 0 <= lo <= hi <= top:
-        raise SamplingError(f"{what}: {text!r} is not a range within 0-{top}")
+        raise SamplingError(f"{what}: {brief_repr(text)} is not a range within 0-{top}")
     return lo, hi
 
 
@@ -1898,7 +1913,7 @@ def parse_shapes(text: str, what: str) -> List[Tuple[int, int, int, int]]:
         except ValueError:
             lengths = ()
         if len(lengths) != 4 or sum(lengths) != 13:
-            raise SamplingError(f"{what}: {part.strip()!r} is not a shape (four lengths "
+            raise SamplingError(f"{what}: {brief_repr(part.strip())} is not a shape (four lengths "
                                 f"adding up to 13, e.g. 5332, 4-4-3-2 or 'any 4333')")
         for shape in (sorted(set(itertools.permutations(lengths)), reverse=True) if anyorder
                       else [lengths]):

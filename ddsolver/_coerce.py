@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 from enum import Enum
 
-from .errors import InvalidNotationError
+from .errors import InvalidNotationError, brief_repr
 
 
 def enum_member(cls, value, what: str):
@@ -24,8 +24,8 @@ def enum_member(cls, value, what: str):
     top = len(cls) - 1
     if isinstance(value, (bool, Enum)) or not hasattr(value, "__index__"):
         raise TypeError(f"expected a {cls.__name__}, its letter or an integer 0..{top}, "
-                        f"got {value!r}")
+                        f"got {brief_repr(value)}")
     index = operator.index(value)
     if not 0 <= index <= top:
-        raise InvalidNotationError(f"invalid {what} {value!r}: need 0..{top}")
+        raise InvalidNotationError(f"invalid {what} {brief_repr(value)}: need 0..{top}")
     return cls(index)

@@ -25,7 +25,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple, Union
 
 from .cards import Strain
 from .contract import Contract
-from .errors import AuctionFinishedError, IllegalCallError, InvalidNotationError
+from .errors import AuctionFinishedError, IllegalCallError, InvalidNotationError, brief_repr
 from .table import Seat
 
 __all__ = ["Call", "Auction", "Contract", "PASS", "DOUBLE", "REDOUBLE"]
@@ -56,7 +56,8 @@ class Call:
         if cached is not None:
             return cached
         raise InvalidNotationError(
-            f"invalid call (kind={kind!r}, level={level!r}, strain={strain!r}); use "
+            f"invalid call (kind={brief_repr(kind)}, level={brief_repr(level)}, "
+            f"strain={brief_repr(strain)}); use "
             f"Call.bid(level, strain), Call.from_str(text), PASS, DOUBLE or REDOUBLE")
 
     @classmethod
@@ -88,7 +89,8 @@ class Call:
                 or isinstance(strain, bool) or not isinstance(strain, int) \
                 or not 0 <= strain <= 4:
             raise InvalidNotationError(
-                f"invalid bid: level {level!r}, strain {strain!r} (level must be 1..7)")
+                f"invalid bid: level {brief_repr(level)}, strain {brief_repr(strain)} "
+                f"(level must be 1..7)")
         key = (_BID, int(level), Strain(int(strain)))
         return _CALL_CACHE[key]
 
@@ -104,14 +106,14 @@ class Call:
         :raises InvalidNotationError: if ``text`` is not a call (the message quotes it).
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid call {text!r}: expected a string")
+            raise InvalidNotationError(f"invalid call {brief_repr(text)}: expected a string")
         key = text.strip().rstrip("!").strip().upper()
         special = _SPECIAL_CALLS.get(key)
         if special is not None:
             return special
         m = _BID_RE.match(key)
         if m is None:
-            raise InvalidNotationError(f"invalid call {text!r}")
+            raise InvalidNotationError(f"invalid call {brief_repr(text)}")
         return cls.bid(int(m.group(1)), Strain.from_str(m.group(2)))
 
     # -- properties ---------------------------------------------------------------------
@@ -218,7 +220,7 @@ def _as_call(call: CallLike) -> Call:
         return call
     if isinstance(call, str):
         return Call.from_str(call)
-    raise InvalidNotationError(f"invalid call {call!r}: expected a Call or a string")
+    raise InvalidNotationError(f"invalid call {brief_repr(call)}: expected a Call or a string")
 
 
 class Auction:
@@ -246,7 +248,7 @@ class Auction:
             if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer <= 3:
                 dealer = Seat(dealer)
             else:
-                raise InvalidNotationError(f"invalid dealer {dealer!r}")
+                raise InvalidNotationError(f"invalid dealer {brief_repr(dealer)}")
         self._dealer: Seat = dealer
         self._calls: List[Call] = []
         self._last_bid_at: Optional[int] = None   # index of the last bid in _calls
@@ -267,7 +269,7 @@ class Auction:
         :raises IllegalCallError: for an illegal call (message names it and its position).
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid auction {text!r}: expected a string")
+            raise InvalidNotationError(f"invalid auction {brief_repr(text)}: expected a string")
         auction = cls(dealer)
         tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t not in ("", "-", "–", "—")]
         i = 0
@@ -277,7 +279,8 @@ class Auction:
                                              and tokens[i + 1].upper() in ("PASS", "P")):
                 if auction.is_finished:
                     raise AuctionFinishedError(
-                        f"{tokens[i]!r} after the auction has ended in {text!r}")
+                        f"{brief_repr(tokens[i])} after the auction has ended in "
+                        f"{brief_repr(text)}")
                 while not auction.is_finished:
                     auction.add(PASS)
                 i += 2 if tok == "ALL" else 1

@@ -12,7 +12,7 @@ from enum import Enum, IntEnum
 from typing import Iterable, Iterator
 
 from ._coerce import enum_member
-from .errors import InvalidNotationError
+from .errors import InvalidNotationError, brief_repr
 
 __all__ = ["Suit", "Strain", "Rank", "Card", "CardSet", "card_mask", "cards_of_mask"]
 
@@ -62,12 +62,14 @@ class Strain(IntEnum):
     def from_str(cls, text: str) -> "Strain":
         """Parse ``C D H S N NT`` (any case), the symbols ``♣ ♦ ♥ ♠`` or English names.
 
-        :raises InvalidNotationError: if ``text`` names no strain.
+        :raises InvalidNotationError: if ``text`` names no strain or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid strain {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         if key in _STRAIN_PARSE:
             return _STRAIN_PARSE[key]
-        raise InvalidNotationError(f"invalid strain {text!r}")
+        raise InvalidNotationError(f"invalid strain {brief_repr(text)}")
 
     @classmethod
     def coerce(cls, value) -> "Strain":
@@ -107,12 +109,14 @@ class Suit(IntEnum):
     def from_str(cls, text: str) -> "Suit":
         """Parse ``C D H S`` (any case), ``♣ ♦ ♥ ♠`` (also the white symbols) or names.
 
-        :raises InvalidNotationError: if ``text`` names no suit.
+        :raises InvalidNotationError: if ``text`` names no suit or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid suit {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         strain = _STRAIN_PARSE.get(key)
         if strain is None or strain == Strain.NOTRUMP:
-            raise InvalidNotationError(f"invalid suit {text!r}")
+            raise InvalidNotationError(f"invalid suit {brief_repr(text)}")
         return Suit(int(strain))
 
     def __str__(self) -> str:
@@ -172,12 +176,14 @@ class Rank(IntEnum):
     def from_str(cls, text: str) -> "Rank":
         """Parse ``A K Q J T 9..2``; ``10`` is accepted for ten; any case.
 
-        :raises InvalidNotationError: if ``text`` names no rank.
+        :raises InvalidNotationError: if ``text`` names no rank or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid rank {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         if key in _RANK_PARSE:
             return Rank(_RANK_PARSE[key])
-        raise InvalidNotationError(f"invalid rank {text!r}")
+        raise InvalidNotationError(f"invalid rank {brief_repr(text)}")
 
     def __str__(self) -> str:
         return self.letter
@@ -211,18 +217,19 @@ class Card:
                 or (isinstance(suit, Enum) and not isinstance(suit, Suit))
                 or (isinstance(rank, Enum) and not isinstance(rank, Rank))):
             raise TypeError(f"a card's suit and rank must be integers (or a Suit and a "
-                            f"Rank), got {suit!r}, {rank!r}")
+                            f"Rank), got {brief_repr(suit)}, {brief_repr(rank)}")
         try:
             key = (operator.index(suit), operator.index(rank))
         except TypeError:
             raise TypeError(f"a card's suit and rank must be integers (a Suit 0..3 and a "
-                            f"Rank 2..14), got {suit!r}, {rank!r}; Card.from_str reads "
-                            f"text") from None
+                            f"Rank 2..14), got {brief_repr(suit)}, {brief_repr(rank)}; "
+                            f"Card.from_str reads text") from None
         cached = _CARD_CACHE.get(key)
         if cached is not None:
             return cached
         if not (0 <= key[0] <= 3) or not (2 <= key[1] <= 14):
-            raise InvalidNotationError(f"invalid card: suit {suit!r}, rank {rank!r}")
+            raise InvalidNotationError(f"invalid card: suit {brief_repr(suit)}, "
+                                       f"rank {brief_repr(rank)}")
         card = object.__new__(cls)
         object.__setattr__(card, "_suit", Suit(key[0]))
         object.__setattr__(card, "_rank", Rank(key[1]))
@@ -265,7 +272,7 @@ class Card:
         :raises InvalidNotationError: if ``text`` is not a card.
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid card {text!r}: expected a string")
+            raise InvalidNotationError(f"invalid card {brief_repr(text)}: expected a string")
         key = text.strip().replace(" ", "")
         if len(key) >= 2:
             try:
@@ -276,13 +283,13 @@ class Card:
                 return cls(Suit.from_str(key[-1]), Rank.from_str(key[:-1]))
             except InvalidNotationError:
                 pass
-        raise InvalidNotationError(f"invalid card {text!r}")
+        raise InvalidNotationError(f"invalid card {brief_repr(text)}")
 
     @classmethod
     def from_index(cls, index: int) -> "Card":
         """Inverse of :attr:`index`."""
         if not 0 <= index < 52:
-            raise InvalidNotationError(f"invalid card index {index!r}")
+            raise InvalidNotationError(f"invalid card index {brief_repr(index)}")
         return cls(index // 13, index % 13 + 2)
 
     def _key(self) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from .cards import Strain
-from .errors import InvalidNotationError
+from .errors import InvalidNotationError, brief_repr
 from .table import Seat, Side
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +76,7 @@ class Contract:
         level = self.level
         if isinstance(level, bool) or not isinstance(level, numbers.Integral) \
                 or not 1 <= int(level) <= 7:
-            raise InvalidNotationError(f"invalid contract level {level!r}: must be 1..7")
+            raise InvalidNotationError(f"invalid contract level {brief_repr(level)}: must be 1..7")
         object.__setattr__(self, "level", int(level))
         strain = self.strain
         if isinstance(strain, str):
@@ -85,13 +85,13 @@ class Contract:
                 and 0 <= int(strain) <= 4:
             strain = Strain(int(strain))
         else:
-            raise InvalidNotationError(f"invalid contract strain {self.strain!r}")
+            raise InvalidNotationError(f"invalid contract strain {brief_repr(self.strain)}")
         object.__setattr__(self, "strain", strain)
         doubled = self.doubled
         if isinstance(doubled, bool) or not isinstance(doubled, numbers.Integral) \
                 or not 0 <= int(doubled) <= 2:
             raise InvalidNotationError(
-                f"invalid doubled state {doubled!r}: 0 (undoubled), 1 (doubled) "
+                f"invalid doubled state {brief_repr(doubled)}: 0 (undoubled), 1 (doubled) "
                 f"or 2 (redoubled)")
         object.__setattr__(self, "doubled", int(doubled))
         declarer = self.declarer
@@ -102,7 +102,7 @@ class Contract:
                     and 0 <= int(declarer) <= 3:
                 declarer = Seat(int(declarer))
             else:
-                raise InvalidNotationError(f"invalid declarer {self.declarer!r}")
+                raise InvalidNotationError(f"invalid declarer {brief_repr(self.declarer)}")
             object.__setattr__(self, "declarer", declarer)
 
     @classmethod
@@ -116,10 +116,13 @@ class Contract:
         :raises InvalidNotationError: if ``text`` is not a contract (the message quotes it).
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid contract {text!r}: expected a string")
-        m = _CONTRACT_RE.match(text.upper())
+            raise InvalidNotationError(f"invalid contract {brief_repr(text)}: expected a string")
+        # runs of white space as one space: the pattern's adjacent optional parts each
+        # allow spaces, so a long run that does not match would be split between them in
+        # every way (the cube of its length) before the match failed
+        m = _CONTRACT_RE.match(" ".join(text.upper().split()))
         if m is None:
-            raise InvalidNotationError(f"invalid contract {text!r}")
+            raise InvalidNotationError(f"invalid contract {brief_repr(text)}")
         level, strain, dbl, seat = m.groups()
         doubled = {"": 0, "X": 1, "*": 1, "XX": 2, "**": 2}[dbl]
         declarer = Seat.from_str(seat) if seat else None

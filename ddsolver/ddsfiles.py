@@ -55,7 +55,7 @@ import numpy as np
 
 from .cards import STRAINS_HIGH_FIRST, Card, Rank, Strain, Suit
 from .deal import Deal
-from .errors import BridgeError
+from .errors import BridgeError, brief_repr
 from .table import Seat, Side, Vulnerability
 
 __all__ = [
@@ -94,7 +94,7 @@ def dds_strain(code: int) -> Strain:
     :raises DDSFileError: for a code outside 0..4.
     """
     if not 0 <= code <= 4:
-        raise DDSFileError(f"invalid DDS strain code {code!r} (expected 0..4)")
+        raise DDSFileError(f"invalid DDS strain code {brief_repr(code)} (expected 0..4)")
     return DDS_STRAINS[code]
 
 
@@ -104,7 +104,7 @@ def dds_vulnerability(code: int) -> Vulnerability:
     :raises DDSFileError: for a code outside 0..3.
     """
     if not 0 <= code <= 3:
-        raise DDSFileError(f"invalid DDS vulnerability code {code!r} (expected 0..3)")
+        raise DDSFileError(f"invalid DDS vulnerability code {brief_repr(code)} (expected 0..3)")
     return _DDS_VULNERABILITY[code]
 
 
@@ -234,7 +234,7 @@ def _ints(ctx: _Ctx, tokens: Sequence[str], what: str) -> list:
         return [int(t) for t in tokens]
     except ValueError:
         bad = next(t for t in tokens if not re.fullmatch(r"[+-]?\d+", t))
-        raise ctx.error(f"{what}: {bad!r} is not an integer") from None
+        raise ctx.error(f"{what}: {brief_repr(bad)} is not an integer") from None
 
 
 def _split_quoted(ctx: _Ctx, rest: str, what: str) -> list:
@@ -253,7 +253,8 @@ def _dds_rank(ctx: _Ctx, value: int, what: str) -> Rank:
 def _parse_pbn(ctx: _Ctx, rest: str) -> tuple:
     parts = _split_quoted(ctx, rest, "PBN")
     if len(parts) != 5:
-        raise ctx.error(f"PBN line needs 4 numbers and a quoted deal, got {rest.strip()!r}")
+        raise ctx.error(f"PBN line needs 4 numbers and a quoted deal, "
+                        f"got {brief_repr(rest.strip())}")
     dealer, vul, trump, first = _ints(ctx, parts[:4], "PBN")
     if not 0 <= dealer <= 3:
         raise ctx.error(f"invalid dealer {dealer} (expected 0..3)")
@@ -320,13 +321,13 @@ def _parse_par(ctx: _Ctx, rest: str) -> SidesPar:
     for side, text in zip(("NS", "EW"), parts[:2]):
         m = _SCORE_RE.match(text.strip())
         if not m or m.group(1) != side:
-            raise ctx.error(f"PAR: invalid {side} score {text!r}")
+            raise ctx.error(f"PAR: invalid {side} score {brief_repr(text)}")
         scores.append(int(m.group(2)))
     contracts = []
     for side, text in zip(("NS", "EW"), parts[2:]):
         head, sep, body = text.partition(":")
         if not sep or head.strip() != side:
-            raise ctx.error(f"PAR: invalid {side} contracts {text!r}")
+            raise ctx.error(f"PAR: invalid {side} contracts {brief_repr(text)}")
         contracts.append(tuple(c.strip() for c in body.split(",") if c.strip()))
     return SidesPar(scores[0], scores[1], contracts[0], contracts[1])
 
@@ -341,20 +342,21 @@ def _parse_par2(ctx: _Ctx, rest: str) -> DealerPar:
     try:
         score = int(parts[0])
     except ValueError:
-        raise ctx.error(f"PAR2: invalid score {parts[0]!r}") from None
+        raise ctx.error(f"PAR2: invalid score {brief_repr(parts[0])}") from None
     contracts = tuple(p.strip() for p in parts[1:])
     if contracts in ((), ("pass",), ("Pass",)):
         return DealerPar(score, ())
     for c in contracts:
         if not _DEALER_PAR_RE.match(c):
-            raise ctx.error(f"PAR2: invalid contract {c!r}")
+            raise ctx.error(f"PAR2: invalid contract {brief_repr(c)}")
     return DealerPar(score, contracts)
 
 
 def _parse_play(ctx: _Ctx, rest: str) -> tuple:
     parts = _split_quoted(ctx, rest, "PLAY")
     if len(parts) not in (1, 2):
-        raise ctx.error(f"PLAY needs a count and a quoted card string, got {rest.strip()!r}")
+        raise ctx.error(f"PLAY needs a count and a quoted card string, "
+                        f"got {brief_repr(rest.strip())}")
     (n,) = _ints(ctx, parts[:1], "PLAY")
     text = parts[1] if len(parts) == 2 else ""
     if not 0 <= n <= 52 or len(text) != 2 * n:
@@ -420,11 +422,11 @@ def iter_dds_records(lines: Iterable[str], name: str = "<string>") -> Iterator[D
                 raise ctx.error("NUMBER must be the first line")
             fields = rest.split()
             if len(fields) != 1:
-                raise ctx.error(f"NUMBER needs one count, got {rest.strip()!r}")
+                raise ctx.error(f"NUMBER needs one count, got {brief_repr(rest.strip())}")
             (expected_count,) = _ints(ctx, fields, "NUMBER")
             continue
         if keyword not in _KEYWORDS:
-            raise ctx.error(f"unknown line type {keyword!r}")
+            raise ctx.error(f"unknown line type {brief_repr(keyword)}")
         want = _KEYWORDS[len(pending)]
         if keyword != want:
             raise ctx.error(f"expected a {want} line, found {keyword}")
@@ -498,14 +500,14 @@ def parse_gib_line(line: str, name: str = "<string>", lineno: int = 1) -> tuple:
     ctx.lineno = lineno
     text = line.rstrip("\r\n").rstrip()
     if len(text) != 88 or text[67] != ":":
-        raise ctx.error(f"a GIB line has 88 characters with ':' at 67, got {text!r}")
+        raise ctx.error(f"a GIB line has 88 characters with ':' at 67, got {brief_repr(text)}")
     try:
         deal = Deal.from_pbn("W:" + text[:67], complete=True)
     except BridgeError as exc:
         raise ctx.error(f"GIB hands: {exc}") from exc
     digits = text[68:]
     if not re.fullmatch(r"[0-9a-dA-D]{20}", digits):
-        raise ctx.error(f"GIB tricks must be 20 hex digits 0..d, got {digits!r}")
+        raise ctx.error(f"GIB tricks must be 20 hex digits 0..d, got {brief_repr(digits)}")
     table = np.zeros((5, 4), dtype=np.uint8)
     for i, strain in enumerate(STRAINS_HIGH_FIRST):
         for j, seat in enumerate(_GIB_SEATS):

@@ -22,10 +22,16 @@ from .cards import (
     card_mask,
     cards_of_mask,
 )
-from .errors import InvalidDealError, InvalidNotationError
+from .errors import InvalidDealError, InvalidNotationError, brief_repr
 from .table import Seat
 
-__all__ = ["Hand", "Deal", "random_deal", "random_deals"]
+__all__ = ["MAX_RANDOM_DEALS", "Hand", "Deal", "random_deal", "random_deals"]
+
+#: The most deals one :func:`random_deals` call makes.  It returns a list, so every deal is
+#: held at once: a million take about 0.4 GB and half a minute to deal (the cap of
+#: ``ai.sampling.MAX_SAMPLES``, the other "deal this many" count); more is refused rather
+#: than left to run until the memory is exhausted.
+MAX_RANDOM_DEALS = 1_000_000
 
 
 def _title(seat) -> str:
@@ -46,7 +52,7 @@ def pbn_hand_mask(text: str) -> int:
                                    f"{type(text).__name__}")
     parts = text.strip().split(".")
     if len(parts) != 4:
-        raise InvalidDealError(f"hand {text!r} must have 4 suits separated by '.'")
+        raise InvalidDealError(f"hand {brief_repr(text)} must have 4 suits separated by '.'")
     mask = 0
     for suit, holding in zip(PBN_SUIT_ORDER, parts):
         h = holding.strip().upper().replace("10", "T")
@@ -55,11 +61,11 @@ def pbn_hand_mask(text: str) -> int:
                 rank = Rank.from_str(ch)
             except InvalidNotationError:
                 raise InvalidNotationError(
-                    f"invalid rank {ch!r} in hand {text!r}") from None
+                    f"invalid rank {brief_repr(ch)} in hand {brief_repr(text)}") from None
             bit = 1 << (16 * suit + rank)
             if mask & bit:
                 raise InvalidDealError(
-                    f"duplicate card {suit.letter}{rank.letter} in hand {text!r}")
+                    f"duplicate card {suit.letter}{rank.letter} in hand {brief_repr(text)}")
             mask |= bit
     return mask
 
@@ -93,7 +99,7 @@ class Hand:
             mask = 0
             for c in cards:
                 if not isinstance(c, Card):
-                    raise InvalidDealError(f"not a card: {c!r}")
+                    raise InvalidDealError(f"not a card: {brief_repr(c)}")
                 if mask & c.bit:
                     raise InvalidDealError(f"duplicate card {c} in hand")
                 mask |= c.bit
@@ -234,7 +240,7 @@ class Deal:
             if h is None:
                 continue
             if not isinstance(h, Hand):
-                raise InvalidDealError(f"{_title(seat)} hand is not a Hand: {h!r}")
+                raise InvalidDealError(f"{_title(seat)} hand is not a Hand: {brief_repr(h)}")
             if seen & h.mask:
                 dup = next(cards_of_mask(seen & h.mask))
                 first = next(s for s, o in zip(Seat, hands)
@@ -282,7 +288,7 @@ class Deal:
             body = body[2:]
         parts = body.split()
         if len(parts) != 4:
-            raise InvalidDealError(f"deal {text!r} must have 4 hands, found {len(parts)}")
+            raise InvalidDealError(f"deal {brief_repr(text)} must have 4 hands, found {len(parts)}")
         hands: list = [None] * 4
         for i, part in enumerate(parts):
             seat = first.next(i)
@@ -369,7 +375,8 @@ def _seed(seed):
     if isinstance(seed, numbers.Integral) and not isinstance(seed, (int, bool)):
         return int(seed)
     if seed is not None and not isinstance(seed, (int, float, str, bytes, bytearray)):
-        raise TypeError(f"a seed is an integer (or None), got {type(seed).__name__} {seed!r}")
+        raise TypeError(f"a seed is an integer (or None), got {type(seed).__name__} "
+                        f"{brief_repr(seed)}")
     return seed
 
 
@@ -399,13 +406,18 @@ def random_deals(seed: int, count: int) -> list:
     :func:`random_deal`).  ``random_deals(1, 500)`` are the deals of the DDS reference
     tables.
 
+    :param count: how many deals, ``0 <= count <=`` :data:`MAX_RANDOM_DEALS` (the list
+        holds them all at once).
     :raises TypeError: if ``count`` is not an integer, or ``seed`` of a type
         ``random.Random`` does not take (a NumPy integer is the same seed as the int).
-    :raises ValueError: if ``count`` is negative."""
+    :raises ValueError: if ``count`` is negative or above :data:`MAX_RANDOM_DEALS`."""
     if isinstance(count, bool) or not isinstance(count, numbers.Integral):
-        raise TypeError(f"count must be an integer number of deals, got {count!r}")
+        raise TypeError(f"count must be an integer number of deals, got {brief_repr(count)}")
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
+    if count > MAX_RANDOM_DEALS:
+        raise ValueError(f"count must be at most {MAX_RANDOM_DEALS:,} (MAX_RANDOM_DEALS), "
+                         f"got {count:,}")
     rng = random.Random(_seed(seed))
     return [random_deal(rng) for _ in range(count)]
 

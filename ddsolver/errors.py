@@ -1,10 +1,41 @@
 """Exception types of ddsolver.
 
 Every error is a narrow :class:`ValueError` subclass so that callers may catch either the
-precise problem or ``ValueError`` as a whole.  Each message names the offending input.
+precise problem or ``ValueError`` as a whole.  Each message names the offending input,
+quoted by :func:`brief_repr`: in full when it is short, its start and length otherwise.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+#: The most characters of an input an error message quotes (:func:`brief_repr`).
+QUOTE_LIMIT = 80
+
+
+def brief_repr(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, bounded: a string (or bytes) of more than
+    ``limit`` characters is quoted by its first ``limit`` and its length,
+    ``'xxx...x'... (10,000,000 characters)``; another value whose ``repr`` is longer than
+    ``limit`` by the start of that ``repr`` and its length.  Short values are quoted in
+    full, exactly as ``repr`` quotes them; a long string is cut before ``repr`` sees it,
+    so quoting it costs ``limit`` characters, not its length."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    if isinstance(value, (bytes, bytearray)):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{bytes(value[:limit])!r}... ({len(value):,} bytes)"
+    try:
+        text = repr(value)
+    except Exception:       # an int of more digits than str() writes (sys.int_info)
+        return f"<an integer of about {value.bit_length() * 0.30103:,.0f} digits>" \
+            if isinstance(value, int) else f"<a {type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
 
 
 class BridgeError(ValueError):

@@ -41,7 +41,7 @@ from typing import IO, Any
 from ._io import read_source
 from .cards import FULL_DECK_MASK, Card, Rank, Strain, Suit
 from .deal import Deal, Hand
-from .errors import BridgeError, InvalidNotationError, LINError, PBNError
+from .errors import BridgeError, InvalidNotationError, LINError, PBNError, brief_repr
 from .pbn import AnnotatedCall, PBNGame
 from .table import Seat, Vulnerability, board_dealer, board_vulnerability
 
@@ -266,7 +266,8 @@ class _Parser:
             try:
                 hands[seat] = _parse_lin_hand(part)
             except ValueError as exc:
-                raise self.error(item, f"bad hand {part!r} for {seat.name}: {exc}") from None
+                raise self.error(item, f"bad hand {brief_repr(part)} for {seat.name}: "
+                                       f"{exc}") from None
         known = [h for h in hands if h is not None]
         if not known:
             return dealer, None
@@ -300,8 +301,11 @@ class _Parser:
             if item.key == "ah":
                 # the number after "Board" ("Round 2 Board 17" is board 17), else a number
                 # standing alone (not "-3")
-                m = (re.search(r"\b(?:board|bd)\.?\s*#?\s*([0-9]+)", item.value, re.IGNORECASE)
-                     or re.search(r"(?<![-+0-9.])([0-9]+)(?![0-9.])", item.value))
+                # (runs of white space as one space: "bd" and a long run without a number
+                # after it would be tried split between the two \s* in every way)
+                heading = " ".join(item.value.split())
+                m = (re.search(r"\b(?:board|bd)\.?\s*#?\s*([0-9]+)", heading, re.IGNORECASE)
+                     or re.search(r"(?<![-+0-9.])([0-9]+)(?![0-9.])", heading))
                 if m and number is None and len(m.group(1).lstrip("0")) <= 9:
                     number = int(m.group(1).lstrip("0") or "0")
             elif item.key == "sv":

@@ -71,7 +71,7 @@ import numpy as np
 
 from .cards import Strain
 from .contract import Contract
-from .errors import InvalidNotationError, InvalidTableError
+from .errors import InvalidNotationError, InvalidTableError, brief_repr
 from .scoring import score as _score
 from .table import Seat, Side, Vulnerability
 
@@ -115,9 +115,9 @@ class ParContract:
     def __post_init__(self) -> None:
         if isinstance(self.level, bool) or not isinstance(self.level, (int, np.integer)) \
                 or not 1 <= int(self.level) <= 7:
-            raise InvalidNotationError(f"invalid par contract level {self.level!r}")
+            raise InvalidNotationError(f"invalid par contract level {brief_repr(self.level)}")
         if self.declarer not in _DECLARER_NAMES:
-            raise InvalidNotationError(f"invalid par declarer {self.declarer!r}")
+            raise InvalidNotationError(f"invalid par declarer {brief_repr(self.declarer)}")
         object.__setattr__(self, "level", int(self.level))
         object.__setattr__(self, "strain", Strain(self.strain))
         object.__setattr__(self, "doubled", bool(self.doubled))
@@ -141,14 +141,14 @@ class ParContract:
         """
         m = _PAR_RE.match(text.strip()) if isinstance(text, str) else None
         if m is None:
-            raise InvalidNotationError(f"invalid par contract {text!r}")
+            raise InvalidNotationError(f"invalid par contract {brief_repr(text)}")
         level, strain, star, declarer, sign, n = m.groups()
         result = 0 if sign is None else (int(n) if sign == "+" else -int(n))
         if star and result >= 0:
-            raise InvalidNotationError(f"invalid par contract {text!r}: '*' needs '-n'")
+            raise InvalidNotationError(f"invalid par contract {brief_repr(text)}: '*' needs '-n'")
         omits = result < 0 and not star
         if omits and len(declarer) != 1:
-            raise InvalidNotationError(f"invalid par contract {text!r}: '-n' needs '*'")
+            raise InvalidNotationError(f"invalid par contract {brief_repr(text)}: '-n' needs '*'")
         return cls(int(level), Strain(_STRAIN_CHARS.index(strain)), result < 0, declarer,
                    result, omits)
 
@@ -246,28 +246,37 @@ class ParResult:
 # Input handling
 
 
+def _shown_table(table: Any) -> str:
+    """A table as messages quote it: in full when it is the size of a 5x4 table (numpy's
+    ``repr`` of one is some 150 characters), its start otherwise."""
+    return brief_repr(table, limit=300)
+
+
 def _as_tricks(table: Any) -> list[list[int]]:
     """The table as a 5x4 list of ints [strain C,D,H,S,NT][seat N,E,S,W]."""
     raw = table.to_array() if hasattr(table, "to_array") else table
     try:
         arr = np.asarray(raw)
     except (ValueError, TypeError) as exc:  # ragged or otherwise not array-like
-        raise InvalidTableError(f"not a double-dummy table: {table!r} ({exc})") from None
+        raise InvalidTableError(f"not a double-dummy table: {_shown_table(table)} "
+                                f"({exc})") from None
     if arr.shape != (5, 4):
         raise InvalidTableError(
             f"a double-dummy table has shape (5, 4) (strains C,D,H,S,NT x seats N,E,S,W), "
-            f"got shape {arr.shape}: {table!r}"
+            f"got shape {arr.shape}: {_shown_table(table)}"
         )
     if arr.dtype == bool or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
     ):
-        raise InvalidTableError(f"double-dummy table entries must be integers: {table!r}")
+        raise InvalidTableError(f"double-dummy table entries must be integers: "
+                                f"{_shown_table(table)}")
     if np.issubdtype(arr.dtype, np.floating) and not (
         np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))
     ):
-        raise InvalidTableError(f"double-dummy table entries must be integers: {table!r}")
+        raise InvalidTableError(f"double-dummy table entries must be integers: "
+                                f"{_shown_table(table)}")
     if arr.min() < 0 or arr.max() > 13:
-        raise InvalidTableError(f"double-dummy table entries must be 0..13: {table!r}")
+        raise InvalidTableError(f"double-dummy table entries must be 0..13: {_shown_table(table)}")
     return [[int(x) for x in row] for row in arr]
 
 
@@ -276,7 +285,8 @@ def _as_vulnerability(value: Vulnerability | str) -> Vulnerability:
         return value
     if isinstance(value, str):
         return Vulnerability.from_str(value)
-    raise InvalidNotationError(f"invalid vulnerability {value!r}: expected Vulnerability or str")
+    raise InvalidNotationError(f"invalid vulnerability {brief_repr(value)}: "
+                               f"expected Vulnerability or str")
 
 
 def _as_seat(value: Seat | str) -> Seat:
@@ -284,7 +294,7 @@ def _as_seat(value: Seat | str) -> Seat:
         return value
     if isinstance(value, str):
         return Seat.from_str(value)
-    raise InvalidNotationError(f"invalid dealer {value!r}: expected Seat or str")
+    raise InvalidNotationError(f"invalid dealer {brief_repr(value)}: expected Seat or str")
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from .errors import (
     InvalidPositionError,
     OutOfTurnError,
     RevokeError,
+    brief_repr,
 )
 from .table import Seat
 
@@ -37,7 +38,7 @@ def _as_card(card) -> Card:
     if isinstance(card, str):
         return Card.from_str(card)
     if not isinstance(card, Card):
-        raise InvalidNotationError(f"not a card: {card!r}")
+        raise InvalidNotationError(f"not a card: {brief_repr(card)}")
     return card
 
 
@@ -91,7 +92,7 @@ def _hand_mask(h: Union[Hand, str, int, None], seat: Seat) -> int:
             raise InvalidDealError(f"{_title(seat)}: invalid card mask {mask:#x}")
     else:
         raise InvalidPositionError(f"{_title(seat)}'s hand is not a Hand, a PBN hand or a card "
-                                   f"mask: {h!r}")
+                                   f"mask: {brief_repr(h)}")
     return mask     # more than 13 cards: refused with the other hand-size checks
 
 

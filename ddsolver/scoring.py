@@ -22,7 +22,7 @@ from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 from .cards import Strain
 from .contract import Contract, game_level
-from .errors import ScoringError
+from .errors import ScoringError, brief_repr
 from .table import Seat, Side, Vulnerability
 
 __all__ = [
@@ -54,7 +54,8 @@ __all__ = [
 def _check_tricks(tricks) -> int:
     if isinstance(tricks, bool) or not isinstance(tricks, numbers.Integral) \
             or not 0 <= int(tricks) <= 13:
-        raise ScoringError(f"invalid number of tricks {tricks!r}: must be an integer 0..13")
+        raise ScoringError(f"invalid number of tricks {brief_repr(tricks)}: "
+                           f"must be an integer 0..13")
     return int(tricks)
 
 
@@ -62,7 +63,7 @@ def _check_contract(contract) -> Contract:
     if isinstance(contract, str):
         return Contract.from_str(contract)
     if not isinstance(contract, Contract):
-        raise ScoringError(f"not a contract: {contract!r}")
+        raise ScoringError(f"not a contract: {brief_repr(contract)}")
     return contract
 
 
@@ -72,7 +73,7 @@ def _resolve_vulnerable(contract: Contract, vulnerable) -> bool:
         if contract.declarer is None:
             raise ScoringError(
                 f"contract {contract} has no declarer: pass vulnerable=True/False "
-                f"instead of {vulnerable!r}")
+                f"instead of {brief_repr(vulnerable)}")
         return vulnerable.is_vulnerable(contract.declarer)
     if vulnerable is not None and not isinstance(vulnerable, (str, bytes)):
         try:
@@ -80,7 +81,7 @@ def _resolve_vulnerable(contract: Contract, vulnerable) -> bool:
                 return bool(vulnerable)
         except (TypeError, ValueError):
             pass
-    raise ScoringError(f"invalid vulnerability {vulnerable!r}: expected a bool or a "
+    raise ScoringError(f"invalid vulnerability {brief_repr(vulnerable)}: expected a bool or a "
                        f"Vulnerability")
 
 
@@ -105,7 +106,7 @@ def trick_points(contract: Contract, odd_tricks: Optional[int] = None) -> int:
     """
     n = contract.level if odd_tricks is None else odd_tricks
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 0 <= n <= 7:
-        raise ScoringError(f"invalid number of odd tricks {odd_tricks!r}: must be 0..7")
+        raise ScoringError(f"invalid number of odd tricks {brief_repr(odd_tricks)}: must be 0..7")
     base = sum(_odd_trick_value(contract.strain, i) for i in range(1, n + 1))
     return base * (1, 2, 4)[contract.doubled]
 
@@ -120,7 +121,7 @@ def overtrick_points(contract: Contract, overtricks: int, vulnerable: bool) -> i
     """
     if isinstance(overtricks, bool) or not isinstance(overtricks, numbers.Integral) \
             or not 0 <= overtricks <= 7 - contract.level:
-        raise ScoringError(f"invalid number of overtricks {overtricks!r} for {contract}")
+        raise ScoringError(f"invalid number of overtricks {brief_repr(overtricks)} for {contract}")
     if contract.doubled == 0:
         # Overtricks in notrump are never the "first" trick, so 30 each.
         per = _odd_trick_value(contract.strain, 2)
@@ -139,9 +140,9 @@ def undertrick_penalty(down: int, doubled: int, vulnerable: bool) -> int:
     :raises ScoringError: if ``down`` is outside 0..13 or ``doubled`` outside 0..2.
     """
     if isinstance(down, bool) or not isinstance(down, numbers.Integral) or not 0 <= down <= 13:
-        raise ScoringError(f"invalid number of undertricks {down!r}: must be 0..13")
+        raise ScoringError(f"invalid number of undertricks {brief_repr(down)}: must be 0..13")
     if doubled not in (0, 1, 2):
-        raise ScoringError(f"invalid doubled state {doubled!r}: must be 0, 1 or 2")
+        raise ScoringError(f"invalid doubled state {brief_repr(doubled)}: must be 0, 1 or 2")
     if doubled == 0:
         return down * (100 if vulnerable else 50)
     if vulnerable:
@@ -279,7 +280,7 @@ def imps(difference: float) -> int:
         bool, NaN, infinity).
     """
     if not _finite_real(difference):
-        raise ScoringError(f"invalid score difference {difference!r}")
+        raise ScoringError(f"invalid score difference {brief_repr(difference)}")
     n = bisect_right(_IMP_LOWS, abs(difference))
     return n if difference >= 0 else -n
 
@@ -299,7 +300,7 @@ def matchpoints(scores: Iterable[float]) -> List[int]:
     values = list(scores)
     for s in values:
         if not _finite_real(s):
-            raise ScoringError(f"invalid score {s!r}")
+            raise ScoringError(f"invalid score {brief_repr(s)}")
     ordered = sorted(values)
     result = []
     for s in values:
@@ -343,11 +344,11 @@ def _declarer_side(contract: Contract, declarer, what: str = "declarer") -> Side
         else:
             side = Seat.from_str(declarer).side
     else:
-        raise ScoringError(f"invalid {what} {declarer!r}: expected a Seat or Side")
+        raise ScoringError(f"invalid {what} {brief_repr(declarer)}: expected a Seat or Side")
     if what == "declarer" and contract.declarer is not None \
             and contract.declarer.side != side:
         raise ScoringError(
-            f"declarer {declarer!r} contradicts the declarer of contract {contract}")
+            f"declarer {brief_repr(declarer)} contradicts the declarer of contract {contract}")
     return side
 
 
@@ -520,8 +521,8 @@ class RubberScore:
         allowed = (0, 150) if contract.strain == Strain.NOTRUMP else (0, 100, 150)
         if isinstance(honours, bool) or honours not in allowed:
             raise ScoringError(
-                f"invalid honours {honours!r} in {contract.strain.letter}: must be one of "
-                f"{', '.join(map(str, allowed))}")
+                f"invalid honours {brief_repr(honours)} in {contract.strain.letter}: "
+                f"must be one of {', '.join(map(str, allowed))}")
         h_side = side if honours_side is None else _declarer_side(contract, honours_side,
                                                                    "honours_side")
         vul = self._games[side] >= 1
@@ -657,7 +658,7 @@ class ChicagoScore:
 
         :raises ScoringError: for another board number."""
         if board not in _CHICAGO:
-            raise ScoringError(f"invalid Chicago board {board!r}: must be 1..4")
+            raise ScoringError(f"invalid Chicago board {brief_repr(board)}: must be 1..4")
         return _CHICAGO[board][0]
 
     @staticmethod
@@ -666,7 +667,7 @@ class ChicagoScore:
 
         :raises ScoringError: for another board number."""
         if board not in _CHICAGO:
-            raise ScoringError(f"invalid Chicago board {board!r}: must be 1..4")
+            raise ScoringError(f"invalid Chicago board {brief_repr(board)}: must be 1..4")
         return _CHICAGO[board][1]
 
     @property

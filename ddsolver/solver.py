@@ -33,7 +33,7 @@ import numpy as np
 from ._search import BUILD, Engine
 from .cards import Card, Strain
 from .deal import Deal
-from .errors import InvalidDealError, InvalidPositionError, InvalidTableError
+from .errors import InvalidDealError, InvalidPositionError, InvalidTableError, brief_repr
 from .play import Position
 from .table import Seat, Side
 
@@ -47,12 +47,22 @@ __all__ = [
     "CancelGroup",
     "last_stats",
     "DEFAULT_MEMORY_MB",
+    "MAX_MEMORY_MB",
     "BUILD",
 ]
 
 #: Default cap on one solver's transposition table, in MiB.  A full table is emptied and
 #: refilled, so memory stays bounded on any deal.
 DEFAULT_MEMORY_MB = 256
+
+#: The most ``memory_mb`` a :class:`Solver` takes: 262,144 MiB (256 GiB).  The engine
+#: numbers the table's keys and entries with 32-bit indices, so a table of more than about
+#: 320 GiB cannot be made on any machine; more than this cap is refused (a MemoryError, as
+#: a table this machine cannot allocate is).  Settings that make their solvers later, at
+#: the first decision (:class:`ai.cardplay.PlaySettings`,
+#: :class:`ai.bidding.simulation.SimulationSettings`,
+#: :class:`ai.sampling.SamplingSettings`), refuse more when they are made.
+MAX_MEMORY_MB = 256 * 1024
 
 
 class DDTable:
@@ -201,11 +211,13 @@ class Solver:
     Calls from several threads on one Solver are safe but run one at a time (a lock); to
     solve in parallel use one Solver per thread, as :func:`dd_tables` does.
 
-    :param memory_mb: cap on the table's memory, MiB (default :data:`DEFAULT_MEMORY_MB`).
+    :param memory_mb: cap on the table's memory, MiB (default :data:`DEFAULT_MEMORY_MB`;
+        at most :data:`MAX_MEMORY_MB`).
     :raises TypeError: if ``memory_mb`` is not an integer (a float, a string, a bool or
         None).
     :raises ValueError: if ``memory_mb`` is an integer below 1.
-    :raises MemoryError: if the table cannot be allocated.
+    :raises MemoryError: if ``memory_mb`` is above :data:`MAX_MEMORY_MB` or the table
+        cannot be allocated.
     """
 
     def __init__(self, memory_mb: int = DEFAULT_MEMORY_MB):
@@ -213,6 +225,10 @@ class Solver:
             raise TypeError(f"memory_mb must be an integer number of MiB, got {memory_mb!r}")
         if memory_mb < 1:
             raise ValueError(f"memory_mb must be >= 1, got {memory_mb}")
+        if memory_mb > MAX_MEMORY_MB:
+            raise MemoryError(f"memory_mb={brief_repr(int(memory_mb))} MiB is more than a "
+                              f"table can hold (at most {MAX_MEMORY_MB:,} MiB, "
+                              f"MAX_MEMORY_MB)")
         self._lock = threading.RLock()
         try:
             self._engine = Engine(int(memory_mb) * 1024 * 1024)

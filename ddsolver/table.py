@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from ._coerce import enum_member
-from .errors import InvalidNotationError
+from .errors import InvalidNotationError, brief_repr
 
 __all__ = ["Seat", "Side", "Vulnerability", "board_dealer", "board_vulnerability"]
 
@@ -52,13 +52,15 @@ class Seat(IntEnum):
     def from_str(cls, text: str) -> "Seat":
         """Parse ``N E S W`` or ``North``... (any case).
 
-        :raises InvalidNotationError: if ``text`` names no seat.
+        :raises InvalidNotationError: if ``text`` names no seat or is not a string.
         """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid seat {brief_repr(text)}: expected a string")
         key = text.strip().upper()
         for seat in Seat:
             if key in (seat.letter, seat.name):
                 return seat
-        raise InvalidNotationError(f"invalid seat {text!r}")
+        raise InvalidNotationError(f"invalid seat {brief_repr(text)}")
 
     @classmethod
     def coerce(cls, value) -> "Seat":
@@ -86,12 +88,18 @@ class Side(IntEnum):
 
     @classmethod
     def from_str(cls, text: str) -> "Side":
+        """Parse ``NS`` or ``EW`` (any case, either order, ``N-S`` and ``E/W`` too).
+
+        :raises InvalidNotationError: if ``text`` names no side or is not a string.
+        """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid side {brief_repr(text)}: expected a string")
         key = text.strip().upper().replace("-", "").replace("/", "")
         if key in ("NS", "SN"):
             return Side.NS
         if key in ("EW", "WE"):
             return Side.EW
-        raise InvalidNotationError(f"invalid side {text!r}")
+        raise InvalidNotationError(f"invalid side {brief_repr(text)}")
 
     def __str__(self) -> str:
         return self.name
@@ -135,7 +143,7 @@ class Vulnerability(IntEnum):
         """
         if not isinstance(text, str):
             raise TypeError(f"a vulnerability must be text such as None, NS, EW or All, got "
-                            f"{type(text).__name__} {text!r}")
+                            f"{type(text).__name__} {brief_repr(text)}")
         if not text.strip():
             raise InvalidNotationError(f"empty vulnerability: give one of {_VUL_NAMES}")
         key = text.strip().upper().replace("-", "").replace("/", "").replace(" ", "")
@@ -147,7 +155,7 @@ class Vulnerability(IntEnum):
         }
         if key in table:
             return cls(table[key])
-        raise InvalidNotationError(f"invalid vulnerability {text!r}: one of {_VUL_NAMES}")
+        raise InvalidNotationError(f"invalid vulnerability {brief_repr(text)}: one of {_VUL_NAMES}")
 
     @classmethod
     def coerce(cls, value) -> "Vulnerability":
@@ -171,7 +179,7 @@ def board_dealer(board: int) -> Seat:
     :raises ValueError: if ``board`` < 1.
     """
     if int(board) < 1:
-        raise ValueError(f"board numbers start at 1, got {board!r}")
+        raise ValueError(f"board numbers start at 1, got {brief_repr(board)}")
     return Seat((int(board) - 1) % 4)
 
 
@@ -181,5 +189,5 @@ def board_vulnerability(board: int) -> Vulnerability:
     :raises ValueError: if ``board`` < 1.
     """
     if int(board) < 1:
-        raise ValueError(f"board numbers start at 1, got {board!r}")
+        raise ValueError(f"board numbers start at 1, got {brief_repr(board)}")
     return Vulnerability[_CYCLE_VUL[(int(board) - 1) % 16]]

@@ -422,3 +422,54 @@ def test_random_legal_auctions_end(dealer, data):
         assert c.doubled == len(after)
     assert Auction.from_str(dealer, str(a)) == a
     assert Auction(dealer, calls) == a
+
+
+# --------------------------------------------------------------------------------------
+# Long input in messages
+# --------------------------------------------------------------------------------------
+
+def test_a_long_call_auction_or_contract_is_quoted_by_its_start_and_length():
+    """Call.from_str, Auction.from_str and Contract.from_str put a 10 MB string whole into
+    their messages."""
+    long = "x" * 1_000_000
+    cases = [(Call.from_str, long, "invalid call 'xxx"),
+             (lambda t: Auction.from_str(N, t), long, "invalid call 'xxx"),
+             (lambda t: Auction.from_str(t, "P"), long, "invalid seat 'xxx"),
+             (lambda t: Auction.from_str(N, t), "P P P P AP " + "P " * 500_000,
+              "'AP' after the auction has ended in 'P P P P AP P "),
+             (Contract.from_str, long, "invalid contract 'xxx"),
+             (lambda t: Contract(1, t), long, "invalid strain 'xxx"),
+             (lambda t: Contract(1, "S", declarer=t), long, "invalid seat 'xxx")]
+    for parse, text, start in cases:
+        with pytest.raises((InvalidNotationError, AuctionFinishedError)) as info:
+            parse(text)
+        message = str(info.value)
+        assert message.startswith(start), message[:100]
+        assert f"'... ({len(text):,} characters)" in message and len(message) < 200, \
+            message[:300]
+
+
+def test_a_huge_level_is_a_notation_error():
+    """Call.bid and Contract with a level of 5,000 digits raised Python's own ValueError
+    'Exceeds the limit (4300 digits) for integer string conversion' while quoting it."""
+    for make in (lambda: Call.bid(10**5000, "S"), lambda: Contract(10**5000, "S")):
+        with pytest.raises(InvalidNotationError, match="an integer of about 5,000 digits"):
+            make()
+
+
+def test_contract_from_str_is_linear_in_a_long_run_of_spaces():
+    """'1S', 3,000 spaces and 'Q' took half a minute to refuse (and 10 kB a quarter of an
+    hour): the pattern's adjacent optional parts each allow spaces, and the regular
+    expression engine tried every way of splitting the run between them (its cube)."""
+    import time
+
+    for text in ("1S" + " " * 3000 + "Q", "1 S X" + " " * 3000 + "-Q",
+                 "4S BY" + " " * 3000 + "Q", "1" + " " * 3000 + "S" + " " * 3000 + "Q"):
+        start = time.perf_counter()
+        with pytest.raises(InvalidNotationError, match="invalid contract"):
+            Contract.from_str(text)
+        assert time.perf_counter() - start < 1.0
+    start = time.perf_counter()
+    assert Contract.from_str(" 4 " + " " * 1_000_000 + "S  X\t\n by  north ") \
+        == Contract.from_str("4SXN")
+    assert time.perf_counter() - start < 1.0

@@ -593,3 +593,18 @@ def test_an_inconsistent_view_is_refused_even_when_one_card_is_legal():
     rebuilt = dataclasses.replace(view)         # a copy not built by seat_view: checked
     assert rebuilt == view and rebuilt.check() is rebuilt
     assert _player().choose(rebuilt, random.Random(1)).card in view.legal_cards
+
+
+def test_a_huge_memory_mb_is_refused_when_the_settings_are_made():
+    """PlaySettings(memory_mb=10**9) was accepted and failed with MemoryError at the first
+    decision (the solvers are made then)."""
+    from ddsolver.solver import MAX_MEMORY_MB
+
+    assert PlaySettings(memory_mb=MAX_MEMORY_MB).memory_mb == MAX_MEMORY_MB
+    for too_much in (MAX_MEMORY_MB + 1, 10 ** 9, 10 ** 5000):
+        with pytest.raises(ValueError, match=r"memory_mb must be at most 262,144 MiB "
+                                             r"\(ddsolver.solver.MAX_MEMORY_MB\), got "):
+            PlaySettings(memory_mb=too_much)
+    with pytest.raises(ValueError, match=r"sampling: solver_memory_mb must be at most 262,144 "
+                                         r"MiB"):
+        PlaySettings(method="auction", sampling={"solver_memory_mb": 10 ** 9})

@@ -223,3 +223,49 @@ def test_card_takes_enums_and_numpy_integers():
     assert Card(Suit.SPADES, Rank.ACE) == Card(3, 14) == Card(np.int64(3), np.uint8(14))
     with pytest.raises(InvalidNotationError):
         Card(4, 2)
+
+
+# --------------------------------------------------------------------------------------
+# Messages quote long input by its start and length (ddsolver.errors.brief_repr)
+# --------------------------------------------------------------------------------------
+
+def test_brief_repr_quotes_short_values_in_full_and_long_ones_by_start_and_length():
+    from ddsolver.errors import QUOTE_LIMIT, brief_repr
+    assert QUOTE_LIMIT == 80
+    for short in ("", "SA", "x" * 80, b"x" * 80, 7, None, [1, 2]):
+        assert brief_repr(short) == repr(short)
+    assert brief_repr("x" * 81) == repr("x" * 80) + "... (81 characters)"
+    assert brief_repr("é" * 10_000_000) == repr("é" * 80) + "... (10,000,000 characters)"
+    assert brief_repr(b"\0" * 100) == repr(b"\0" * 80) + "... (100 bytes)"
+    long_list = list(range(1000))
+    assert brief_repr(long_list) == (repr(long_list)[:80]
+                                     + f"... ({len(repr(long_list)):,} characters)")
+    assert brief_repr("x" * 300, limit=300) == repr("x" * 300)
+    # an int too long for str() (sys.int_info.default_max_str_digits) does not raise
+    assert brief_repr(10**5000) == "<an integer of about 5,000 digits>"
+
+
+LONG = "x" * 1_000_000
+
+
+@pytest.mark.parametrize("parse, start", [
+    (Strain.from_str, "invalid strain 'xxx"), (Suit.from_str, "invalid suit 'xxx"),
+    (Rank.from_str, "invalid rank 'xxx"), (Card.from_str, "invalid card 'xxx"),
+])
+def test_a_long_text_is_quoted_by_its_start_and_length(parse, start):
+    """A 10 MB string was quoted whole in the message."""
+    with pytest.raises(InvalidNotationError) as info:
+        parse(LONG)
+    message = str(info.value)
+    assert message.startswith(start)
+    assert "'... (1,000,000 characters)" in message and len(message) < 150
+
+
+@pytest.mark.parametrize("parse", [Strain.from_str, Suit.from_str, Rank.from_str])
+@pytest.mark.parametrize("bad", [None, 5, b"S", ["S"]])
+def test_from_str_refuses_what_is_not_a_string_by_name(parse, bad):
+    """Strain/Suit/Rank.from_str(None) was AttributeError "'NoneType' object has no
+    attribute 'strip'", as Card.from_str and Call.from_str never were."""
+    with pytest.raises(InvalidNotationError, match=r"invalid (strain|suit|rank) .*: expected "
+                                                   r"a string"):
+        parse(bad)

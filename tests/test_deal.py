@@ -280,6 +280,16 @@ def test_random_deals_count_must_be_a_non_negative_integer():
             random_deals(1, bad)
 
 
+def test_random_deals_count_is_capped():
+    """random_deals(1, 10**12) ran until the memory was exhausted: the list holds every deal."""
+    from ddsolver.deal import MAX_RANDOM_DEALS
+    assert MAX_RANDOM_DEALS == 1_000_000
+    for too_many in (MAX_RANDOM_DEALS + 1, 10**12):
+        with pytest.raises(ValueError, match=f"count must be at most 1,000,000 "
+                                             rf"\(MAX_RANDOM_DEALS\), got {too_many:,}"):
+            random_deals(1, too_many)
+
+
 def test_a_numpy_integer_seed_is_the_same_seed():
     """random_deal(np.int64(1)) was a TypeError from inside the random module."""
     import numpy as np
@@ -381,3 +391,19 @@ def test_hand_needs_cards_or_a_mask(cards, message):
 def test_deal_needs_four_hands(hands, message):
     with pytest.raises(InvalidDealError, match=message):
         Deal(hands)
+
+
+def test_a_long_hand_or_deal_is_quoted_by_its_start_and_length():
+    """Hand.from_pbn and Deal.from_pbn put a 10 MB string whole into their messages."""
+    long = "x" * 1_000_000
+    cases = [(Hand.from_pbn, long, "hand 'xxx"),
+             (Hand.from_pbn, "AK" + "." * 999_998, "hand 'AK..."),
+             (Hand.from_pbn, "AKQ..." + long, "invalid rank 'X' in hand 'AKQ...xxx"),
+             (Deal.from_pbn, "N:" + long, "deal 'N:xxx"),
+             (Deal.from_pbn, SPEC[:-1] + long, "invalid rank 'X' in hand 'K82.Q93.KJ5.Q85x")]
+    for parse, text, start in cases:
+        with pytest.raises((InvalidDealError, InvalidNotationError)) as info:
+            parse(text)
+        message = str(info.value)
+        assert message.startswith(start), message[:100]
+        assert " characters)" in message and len(message) < 200, message[:300]

@@ -386,3 +386,23 @@ def test_a_vugraph_first_board_that_is_no_number_is_ignored():
     text = (f"vg|t,s,I,²,2,A,,B,|rs|1NN=,1NN=,|qx|o1|md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|")
     games = parse_lin(text)
     assert len(games) == 1 and games[0].get("Result") in (None, "")
+
+
+def test_a_long_bad_hand_is_quoted_by_its_start_and_length():
+    """A bad LIN hand of 10 MB was put whole into the LINError."""
+    with pytest.raises(LINError) as info:
+        parse_lin("md|1" + "x" * 1_000_000 + ",,,|")
+    message = str(info.value)
+    assert "bad hand 'xxx" in message and "'... (1,000,000 characters)" in message
+    assert len(message) < 400
+
+
+def test_a_long_run_of_spaces_in_the_board_header_is_read_in_linear_time():
+    """An 'ah' item 'bd' followed by 20,000 spaces took seconds (quadratic: the engine tried
+    every split of the run between the two \\s* of the board-number pattern)."""
+    import time
+
+    start = time.perf_counter()
+    games = parse_lin("ah|bd" + " " * 20_000 + "x 12|md|3SAKQJT98765432,,,|")
+    assert games[0].board == 12
+    assert time.perf_counter() - start < 1.0

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -674,3 +675,44 @@ def test_a_dash_for_the_match_files_is_refused(tmp_path, args, monkeypatch):
     assert "'-' is no file here" in res.output
     assert ("'-o' / '--output'" if args[0] == "-o" else "'--journal'") in res.output
     assert not os.path.exists("-") and not os.path.exists("-.journal")
+
+
+def test_a_long_player_is_quoted_by_its_start_and_length():
+    """PlayerConfig.parse put a 10 MB player name whole into the MatchError."""
+    for player in ("x" * 1_000_000, "ddsolver.cards:" + "x" * 1_000_000):
+        with pytest.raises(MatchError) as info:
+            PlayerConfig.parse(player)
+        assert " characters)" in str(info.value) and len(str(info.value)) < 400
+
+
+@pytest.mark.parametrize("where", ["folder", "missing folder", "ends in a separator",
+                                   "read-only folder"])
+def test_a_pbn_path_that_cannot_be_written_is_refused_before_anything_is_played(
+        tmp_path, monkeypatch, where):
+    """run_match(pbn=<a folder>) played the whole match and only then failed with
+    IsADirectoryError, while a bad journal was refused at once (when it was opened)."""
+    from ai.match import MatchPathError
+
+    if where == "read-only folder":
+        if os.geteuid() == 0:
+            pytest.skip("root writes in a read-only folder")
+        folder = tmp_path / "ro"
+        folder.mkdir()
+        folder.chmod(0o500)
+        pbn, reason = folder / "m.pbn", "is not writable"
+    else:
+        pbn, reason = {"folder": (tmp_path, "it is a folder"),
+                       "missing folder": (tmp_path / "no" / "m.pbn", "does not exist"),
+                       "ends in a separator": (f"{tmp_path}{os.sep}new{os.sep}",
+                                               "it names a folder")}[where]
+
+    def no_play(*args, **kwargs):
+        raise AssertionError("a table was played")
+
+    monkeypatch.setattr("ai.match._run_local", no_play)
+    journal = tmp_path / "m.journal"
+    with pytest.raises(MatchPathError, match=f"cannot write {re.escape(str(pbn))}: .*{reason}") \
+            as info:
+        match(2, journal=journal, pbn=pbn)
+    assert isinstance(info.value, MatchError) and isinstance(info.value, OSError)
+    assert not journal.exists()        # refused before the journal was made

@@ -386,3 +386,19 @@ def test_par_contract_construction_checks():
     assert str(pc.contract()) == "4SE"
     assert str(ParContract(3, Strain.NOTRUMP, False, "NS").contract()) == "3NT"
     assert str(ParContract(5, Strain.CLUBS, True, "EW", -3)) == "5C*-EW-3"
+
+
+def test_long_input_is_quoted_by_its_start_and_length():
+    """ParContract.from_str and par() put a 10 MB string (or a table of a million rows)
+    whole into their messages."""
+    with pytest.raises(InvalidNotationError) as info:
+        ParContract.from_str("x" * 1_000_000)
+    assert str(info.value) == "invalid par contract " + repr("x" * 80) \
+        + "... (1,000,000 characters)"
+    with pytest.raises(InvalidTableError) as info:
+        par([[7] * 4] * 1_000_000, "None", "N")
+    assert "characters)" in str(info.value) and len(str(info.value)) < 500
+    # a 5x4 table is still shown whole
+    with pytest.raises(InvalidTableError) as info:
+        par([[14] * 4] * 5, "None", "N")
+    assert str([[14] * 4] * 5) in str(info.value)

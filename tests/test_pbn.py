@@ -1366,3 +1366,31 @@ def test_optimum_result_table_columns_in_the_order_its_header_names(club):
         parse_optimum_result_table(["N N NT 10"], "Declarer;Declarer;Denomination;Result")
     with pytest.raises(PBNError, match="bad OptimumResultTable line"):
         parse_optimum_result_table(["NT N"], header)      # a column missing
+
+
+def test_long_tag_values_and_section_tokens_are_quoted_by_their_start_and_length():
+    """A bad Deal, Contract or Auction call of 10 MB was put whole into the PBNError."""
+    long = "x" * 1_000_000
+    for text, read in [(f'[Board "1"]\n[Deal "N:{long}"]\n', lambda g: g.deal),
+                       (f'[Board "1"]\n[Contract "{long}"]\n', lambda g: g.contract),
+                       (f'[Board "1"]\n[Dealer "N"]\n[Auction "N"]\n1C {long}\n',
+                        lambda g: g.auction),
+                       (f'[Board "1"]\n[Dealer "N"]\n[Vulnerable "{long}"]\n',
+                        lambda g: g.vulnerability)]:
+        with pytest.raises(PBNError) as info:
+            read(parse_pbn(text)[0])
+        message = str(info.value)
+        assert "'... (1,00" in message and len(message) < 400, message[:500]
+
+
+def test_par_contract_set_is_linear_in_a_long_run_of_spaces():
+    """A ParContract value with 'NS 4S', 3,000 spaces and 'Q' took about half a minute
+    (10 kB a quarter of an hour): its pattern's adjacent optional parts each allow spaces,
+    and the engine tried every way of splitting the run between them."""
+    import time
+
+    start = time.perf_counter()
+    assert par_contract_set("NS 4S" + " " * 3000 + "Q") is None
+    assert par_contract_set("NS  4S" + " " * 100_000 + "X -1 ; EW 3NT") \
+        == par_contract_set("NS 4SX-1; EW 3NT")
+    assert time.perf_counter() - start < 1.0

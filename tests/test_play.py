@@ -548,3 +548,17 @@ def test_hand_is_legal_and_trick_winner_read_their_arguments():
         trick_winner(["C2", "C3", "C4", "C5"], 1.0, 4)
     with pytest.raises(InvalidNotationError):
         trick_winner(["C2", "C3", "C4", "C5"], 0, 9)
+
+
+def test_long_input_is_quoted_by_its_start_and_length():
+    """Position.from_remaining and trick_winner put a 10 MB string whole into their
+    messages."""
+    long = "x" * 1_000_000
+    for make in (lambda: Position.from_remaining("N:" + long, "S", "N"),
+                 lambda: Position.from_remaining([long, 0, 0, 0], "S", "N"),
+                 lambda: Position.from_remaining([[long], 0, 0, 0], "S", "N"),
+                 lambda: trick_winner([long, "SA", "SK", "SQ"], "N", "S"),
+                 lambda: trick_winner([[long], "SA", "SK", "SQ"], "N", "S")):
+        with pytest.raises(BridgeError) as info:
+            make()
+        assert "characters)" in str(info.value) and len(str(info.value)) < 250

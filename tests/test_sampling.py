@@ -1074,3 +1074,46 @@ def test_simulate_says_when_fewer_deals_than_asked_were_found(monkeypatch):
     monkeypatch.setattr(sampling, "simulate_contract", real)
     r = runner.invoke(cli_main, [*args[:-4], "-n", "3", "--seed", "1", "--threads", "1"])
     assert r.exit_code == 0 and "Warning" not in r.stderr
+
+
+def test_a_long_range_or_shape_is_quoted_by_its_start_and_length():
+    """parse_range and parse_shapes put a 10 MB option value whole into the message."""
+    from ai.sampling import parse_range, parse_shapes
+
+    for parse in (lambda t: parse_range(t, "HCP", 37), lambda t: parse_shapes(t, "shape")):
+        with pytest.raises(SamplingError) as info:
+            parse("x" * 1_000_000)
+        assert "'... (1,000,000 characters)" in str(info.value)
+        assert len(str(info.value)) < 250
+
+
+def test_a_huge_solver_memory_mb_is_refused_when_the_settings_are_checked():
+    """SamplingSettings(solver_memory_mb=10**9) passed checked() and failed with
+    MemoryError at the first play check (the solvers are made then)."""
+    from ai.sampling import SamplingSettings
+    from ddsolver.solver import MAX_MEMORY_MB
+
+    SamplingSettings(solver_memory_mb=MAX_MEMORY_MB).checked()
+    for too_much in (MAX_MEMORY_MB + 1, 10 ** 9):
+        with pytest.raises(SamplingError, match=r"solver_memory_mb must be at most 262,144 "
+                                                r"MiB \(ddsolver.solver.MAX_MEMORY_MB\)"):
+            SamplingSettings(solver_memory_mb=too_much).checked()
+
+
+@pytest.mark.parametrize("seconds", [0, 0.0, -1, float("nan"), True, "5"])
+def test_max_seconds_is_positive_or_none_as_deal_constrained_takes_it(seconds):
+    """SamplingSettings(max_seconds=0) was accepted (one round of 256 draws, then the
+    constraints relaxed one by one) while deal_constrained(max_seconds=0) refused it."""
+    from ai.sampling import SamplingSettings
+
+    message = r"max_seconds must be a positive number or None, got "
+    with pytest.raises(SamplingError, match=message):
+        SamplingSettings(max_seconds=seconds).checked()
+    with pytest.raises(SamplingError, match=message):
+        deal_constrained(None, None, 1, 1, max_seconds=seconds)
+    view = seat_view("N", DEAL.north, dealer="N", vulnerability="None", auction=AUCTION)
+    with pytest.raises(SamplingError, match=message):
+        sample_deals(view, 2, 1, method="auction", system=SA, max_seconds=seconds)
+    for fine in (None, 1e-9, 5, math.inf):
+        SamplingSettings(max_seconds=fine).checked()
+    SamplingSettings(bid_seconds=0, play_seconds=0).checked()   # the weights' least work

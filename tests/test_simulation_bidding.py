@@ -341,3 +341,15 @@ def test_pass_does_not_replace_a_competitive_bid_by_default():
                 assert default.pool(hand, a)[1] == [c for c in pool if not c.is_pass]
             a.add(rules_call)
     assert found >= 3
+
+
+def test_a_huge_memory_mb_is_refused_when_the_settings_are_made():
+    """SimulationSettings(memory_mb=10**9) was accepted and failed with MemoryError at the
+    first simulated decision (the solvers are made then)."""
+    from ddsolver.solver import MAX_MEMORY_MB
+
+    assert SimulationSettings(memory_mb=MAX_MEMORY_MB).memory_mb == MAX_MEMORY_MB
+    for too_much in (MAX_MEMORY_MB + 1, 10 ** 9, 10 ** 5000):
+        with pytest.raises(ValueError, match=r"memory_mb must be at most 262,144 MiB "
+                                             r"\(ddsolver.solver.MAX_MEMORY_MB\), got "):
+            SimulationSettings(memory_mb=too_much)

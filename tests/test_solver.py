@@ -1355,3 +1355,16 @@ def test_a_cancel_group_cancels_its_solvers_and_refuses_new_ones():
         group.enter(late)                # no solver enters a stopped group
     group.leave(solver)                  # leaving clears the cancel: the solver works again
     assert solver.dd_table(deal)[Strain.NOTRUMP, Seat.NORTH] == 10
+
+
+def test_solver_memory_is_capped_at_max_memory_mb():
+    """Above MAX_MEMORY_MB a table cannot be addressed on any machine: a MemoryError that
+    names the cap (2**70 was 'cannot be allocated'; 10**5000 a ValueError of Python's
+    'Exceeds the limit (4300 digits) for integer string conversion')."""
+    from ddsolver.solver import MAX_MEMORY_MB
+
+    assert MAX_MEMORY_MB == 262_144
+    for too_much in (MAX_MEMORY_MB + 1, 2 ** 70, 10 ** 5000, np.int64(10 ** 9)):
+        with pytest.raises(MemoryError, match=r"memory_mb=.* MiB is more than a table can "
+                                              r"hold \(at most 262,144 MiB, MAX_MEMORY_MB\)"):
+            Solver(memory_mb=too_much)

@@ -170,3 +170,34 @@ def test_vulnerability_coerce():
     for bad in ("sideways", 4, -1):
         with pytest.raises(InvalidNotationError):
             Vulnerability.coerce(bad)
+
+
+@pytest.mark.parametrize("parse, start", [
+    (Seat.from_str, "invalid seat 'xxx"), (Side.from_str, "invalid side 'xxx"),
+    (Vulnerability.from_str, "invalid vulnerability 'xxx"),
+])
+def test_a_long_text_is_quoted_by_its_start_and_length(parse, start):
+    """A 10 MB string was quoted whole in the message."""
+    with pytest.raises(InvalidNotationError) as info:
+        parse("x" * 1_000_000)
+    message = str(info.value)
+    assert message.startswith(start)
+    assert "'... (1,000,000 characters)" in message and len(message) < 250
+
+
+def test_coerce_quotes_a_huge_integer_briefly():
+    """Seat.coerce(10**5000) raised Python's ValueError 'Exceeds the limit (4300 digits)'
+    while quoting the number."""
+    with pytest.raises(InvalidNotationError, match=r"invalid seat <an integer of about 5,000 "
+                                                   r"digits>: need 0\.\.3"):
+        Seat.coerce(10**5000)
+
+
+@pytest.mark.parametrize("parse", [Seat.from_str, Side.from_str])
+@pytest.mark.parametrize("bad", [None, 5, b"NS", ["N"]])
+def test_from_str_refuses_what_is_not_a_string_by_name(parse, bad):
+    """Seat.from_str(None) was AttributeError "'NoneType' object has no attribute 'strip'",
+    Side.from_str(b'NS') a TypeError from bytes.replace."""
+    with pytest.raises(InvalidNotationError, match=r"invalid (seat|side) .*: expected a "
+                                                   r"string"):
+        parse(bad)

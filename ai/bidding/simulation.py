@@ -76,10 +76,15 @@ from ai.sampling import MAX_SAMPLES, NoLayoutError, sample_deals, submit_or_run
 from ddsolver.auction import Auction, Call
 from ddsolver.contract import Contract
 from ddsolver.deal import Deal, Hand
-from ddsolver.errors import AuctionFinishedError, IllegalCallError, InvalidDealError
+from ddsolver.errors import (
+    AuctionFinishedError,
+    IllegalCallError,
+    InvalidDealError,
+    brief_repr,
+)
 from ddsolver.play import Position
 from ddsolver.scoring import imps, score
-from ddsolver.solver import Solver
+from ddsolver.solver import MAX_MEMORY_MB, Solver
 from ddsolver.table import Seat, Vulnerability
 
 __all__ = ["BidDecision", "Evaluation", "SimulatingBidder", "SimulationSettings",
@@ -131,10 +136,13 @@ class SimulationSettings:
         decision left with fewer than ``min_samples`` keeps the rules' call (reason
         ``"out of time"``).
     :ivar threads: solver threads (``None``: up to 2).
-    :ivar memory_mb: transposition table of each solver, MiB.
+    :ivar memory_mb: transposition table of each solver, MiB (1 to
+        :data:`ddsolver.solver.MAX_MEMORY_MB`; the solvers are made at the first decision,
+        and a table this machine cannot allocate is a MemoryError then).
     :ivar scoring: ``"IMP"`` or ``"MP"``.
     :raises ValueError: (at construction) for a value of the wrong type or out of range
-        (``samples`` above :data:`ai.sampling.MAX_SAMPLES` included).
+        (``samples`` above :data:`ai.sampling.MAX_SAMPLES` and ``memory_mb`` above
+        :data:`ddsolver.solver.MAX_MEMORY_MB` included).
     """
 
     samples: int = 48
@@ -169,6 +177,9 @@ class SimulationSettings:
         if self.samples > MAX_SAMPLES:     # what the sampler deals at most
             raise ValueError(f"samples must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got "
                              f"{self.samples:,}")
+        if self.memory_mb > MAX_MEMORY_MB:     # what a Solver takes at most
+            raise ValueError(f"memory_mb must be at most {MAX_MEMORY_MB:,} MiB "
+                             f"(ddsolver.solver.MAX_MEMORY_MB), got {brief_repr(self.memory_mb)}")
         if isinstance(self.screen, bool) or not isinstance(self.screen, int) or self.screen < 0:
             raise ValueError(f"screen must be an integer >= 0, got {self.screen!r}")
         for name in ("time_budget", "max_seconds", "margin", "confidence", "hopeless"):

@@ -98,7 +98,8 @@ def boards_from_seed(seed: int, count: int, first: int = 1) -> List[BoardSpec]:
     :func:`ddsolver.deal.random_deals` ``(seed, count)``, dealer and vulnerability by the
     standard 16-board cycle (WBF Law 2).
 
-    :raises ValueError: for a count below 1 or a first board below 1.
+    :raises ValueError: for a count below 1 or above
+        :data:`ddsolver.deal.MAX_RANDOM_DEALS`, or a first board below 1.
     :raises TypeError: for a seed that is not an integer.
     """
     from ddsolver.deal import random_deals

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import STRAINS_HIGH_FIRST, Strain
-from ..errors import BridgeError, InvalidNotationError, PBNError
+from ..errors import BridgeError, InvalidNotationError, PBNError, brief_repr
 from ..table import Seat
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,12 +93,12 @@ def dd_tricks_from_pbn(text: str) -> dict[tuple[Strain, Seat], int]:
     """
     s = text.strip()
     if len(s) != 20 or any(ch not in "0123456789abcdefABCDEF" for ch in s):
-        raise PBNError(f"bad DoubleDummyTricks {text!r}: expected 20 hex digits")
+        raise PBNError(f"bad DoubleDummyTricks {brief_repr(text)}: expected 20 hex digits")
     out = {}
     for i, ch in enumerate(s):
         value = int(ch, 16)
         if value > 13:
-            raise PBNError(f"bad DoubleDummyTricks {text!r}: {value} tricks")
+            raise PBNError(f"bad DoubleDummyTricks {brief_repr(text)}: {value} tricks")
         out[(_DD_STRAINS[i % 5], _DD_SEATS[i // 5])] = value
     return out
 
@@ -213,12 +213,12 @@ def parse_optimum_result_table(lines: Sequence[str], header: str | None = None
         # ASCII digits, at most two besides leading zeros (str.isdigit takes '²', which
         # int refuses, and int refuses thousands of digits)
         if not (tricks.isascii() and tricks.isdigit()) or len(tricks.lstrip("0")) > 2:
-            raise PBNError(f"bad OptimumResultTable line {line!r}")
+            raise PBNError(f"bad OptimumResultTable line {brief_repr(line)}")
         try:
             seat = Seat.from_str(parts[i_seat])
             strain = Strain.from_str(parts[i_strain])
         except InvalidNotationError:
-            raise PBNError(f"bad OptimumResultTable line {line!r}") from None
+            raise PBNError(f"bad OptimumResultTable line {brief_repr(line)}") from None
         out[(strain, seat)] = int(tricks)
     return out
 
@@ -278,7 +278,9 @@ def par_contract_set(text: str) -> frozenset | None:
     for part in re.split(r"[;,]", value):
         if not part.strip():
             continue
-        m = _PAR_PART_RE.match(part)
+        # runs of white space as one space, so that a long one that does not match is not
+        # split between the pattern's adjacent optional parts in every way (its cube)
+        m = _PAR_PART_RE.match(" ".join(part.split()))
         if m is None:
             return None
         declarer, level, strain, dbl, res = m.groups()
@@ -338,15 +340,17 @@ def compare_analysis_tags(game: PBNGame, table: Any, par_result: Any) -> list[st
         compared = True
         theirs_score = optimum_score_ns(value)
         if theirs_score is None:
-            mismatches.append(f"OptimumScore unreadable: {value!r}")
+            mismatches.append(f"OptimumScore unreadable: {brief_repr(value, 200)}")
         elif theirs_score != int(par_result.score):
-            mismatches.append(f"OptimumScore: file {value!r}, ddsolver {our_score!r}")
+            mismatches.append(f"OptimumScore: file {brief_repr(value, 200)}, "
+                              f"ddsolver {our_score!r}")
     value = game.get("ParContract")
     if value is not None and value.strip():
         compared = True
         theirs_set = par_contract_set(value)
         if theirs_set is None:
-            mismatches.append(f"ParContract unreadable: {value!r}")
+            mismatches.append(f"ParContract unreadable: {brief_repr(value, 200)}")
         elif theirs_set != par_contract_set(our_contracts):
-            mismatches.append(f"ParContract: file {value!r}, ddsolver {our_contracts!r}")
+            mismatches.append(f"ParContract: file {brief_repr(value, 200)}, "
+                              f"ddsolver {our_contracts!r}")
     return mismatches if compared else None

@@ -23,7 +23,7 @@ from ..auction import Auction, Call
 from ..cards import Card, Strain
 from ..contract import Contract
 from ..deal import Deal
-from ..errors import BridgeError, InvalidNotationError, PBNError
+from ..errors import BridgeError, InvalidNotationError, PBNError, brief_repr
 from ..play import Position
 from ..table import Seat, Vulnerability, board_dealer, board_vulnerability
 from . import dd_tags
@@ -249,12 +249,12 @@ class PBNGame:
             :meth:`set_notes`).
         """
         if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-            raise PBNError(f"invalid tag name {name!r}: letters, digits and '_' only")
+            raise PBNError(f"invalid tag name {brief_repr(name)}: letters, digits and '_' only")
         if name == "Note":
             raise PBNError("Note tags belong to a section: use set_notes()")
         value = "" if value is None else str(value)
         if "\n" in value or "\r" in value:
-            raise PBNError(f"tag {name} value {value!r} contains a line break")
+            raise PBNError(f"tag {name} value {brief_repr(value)} contains a line break")
         lines = section_lines(section) if section is not None else None
         t = self.tag(name)
         if t is None:
@@ -301,7 +301,8 @@ class PBNGame:
         :raises PBNError: if the game has no such section or ``section`` is neither.
         """
         if section not in ("Auction", "Play"):
-            raise PBNError(f"notes belong to the Auction or Play section, not {section!r}")
+            raise PBNError(f"notes belong to the Auction or Play section, "
+                           f"not {brief_repr(section)}")
         idx = next((i for i, t in enumerate(self.tag_list) if t.name == section), None)
         if idx is None:
             raise PBNError(f"the game has no {section} tag")
@@ -377,7 +378,7 @@ class PBNGame:
         try:
             return Seat.from_str(value)
         except InvalidNotationError:
-            raise self._error(t, f"unknown seat {t.value!r} in the {name} tag") from None
+            raise self._error(t, f"unknown seat {brief_repr(t.value)} in the {name} tag") from None
 
     @property
     def vulnerability(self) -> Vulnerability | None:
@@ -392,7 +393,7 @@ class PBNGame:
         try:
             return Vulnerability.from_str(t.value)
         except InvalidNotationError:
-            raise self._error(t, f"bad vulnerability {t.value!r} in the Vulnerable tag") \
+            raise self._error(t, f"bad vulnerability {brief_repr(t.value)} in the Vulnerable tag") \
                 from None
 
     @property
@@ -411,7 +412,7 @@ class PBNGame:
         try:
             deal = Deal.from_pbn(t.value)
         except BridgeError as exc:
-            raise self._error(t, f"bad deal {t.value!r}: {exc}") from None
+            raise self._error(t, f"bad deal {brief_repr(t.value)}: {exc}") from None
         self._deal_cache = (t.value, deal)
         return deal
 
@@ -476,7 +477,8 @@ class PBNGame:
         try:
             contract = Contract.from_str(value)
         except InvalidNotationError:
-            raise self._error(t, f"bad contract {t.value!r} in the Contract tag") from None
+            raise self._error(t, f"bad contract {brief_repr(t.value)} "
+                                 f"in the Contract tag") from None
         declarer = self._seat_tag("Declarer")
         if declarer is None and contract.declarer is None:
             auction = self._auction_for_outcome()
@@ -510,11 +512,11 @@ class PBNGame:
             return None
         m = _RESULT_RE.match(t.value.strip())
         if m is None:
-            raise self._error(t, f"bad result {t.value!r} in the Result tag")
+            raise self._error(t, f"bad result {brief_repr(t.value)} in the Result tag")
         plain, side1, n1, side2, n2 = m.groups()
         numbers = [_number(x) for x in (plain, n1, n2) if x is not None]
         if any(n > 13 for n in numbers):
-            raise self._error(t, f"bad result {t.value!r}: more than 13 tricks")
+            raise self._error(t, f"bad result {brief_repr(t.value)}: more than 13 tricks")
         if plain is not None:
             return _number(plain)
         by_side = {side1.upper(): _number(n1)}
@@ -551,7 +553,8 @@ class PBNGame:
     def _note_pair(self, t: Tag) -> tuple[int, str]:
         m = _NOTE_VALUE_RE.match(t.value)
         if m is None:
-            raise self._error(t, f"bad Note tag {t.value!r}: expected \"<number>:<text>\"")
+            raise self._error(t, f"bad Note tag {brief_repr(t.value)}: "
+                                 f"expected \"<number>:<text>\"")
         return _number(m.group(1)), m.group(2).strip()
 
     def _warn(self, message: str) -> None:
@@ -740,7 +743,8 @@ class PBNGame:
         try:
             return Seat.from_str(value)
         except InvalidNotationError:
-            raise self._error(t, f"unknown seat {t.value!r} in the {t.name} tag") from None
+            raise self._error(t, f"unknown seat {brief_repr(t.value)} "
+                                 f"in the {t.name} tag") from None
 
     # -- double-dummy tags ----------------------------------------------------------------
     def set_double_dummy(self, table: Any) -> None:
@@ -776,14 +780,14 @@ class PBNGame:
         contract = self.contract
         value = (self.get("Board") or "").strip()
         if value not in ("", "?") and self.board is None:
-            self._warn(f"board number {value!r} is not a positive integer")
+            self._warn(f"board number {brief_repr(value)} is not a positive integer")
         if contract is not None and self.tag("Contract") is not None:
             auction = self._auction_for_outcome()
             if auction is not None and auction.contract is not None:
                 tag_c = (contract.level, contract.strain, contract.doubled)
                 auc = auction.contract
                 if tag_c != (auc.level, auc.strain, auc.doubled):
-                    self._warn(f"Contract tag {self.get('Contract')!r} differs from the "
+                    self._warn(f"Contract tag {brief_repr(self.get('Contract'))} differs from the "
                                f"auction's contract {auc}")
         if (self.play is not None and self.trump is not None and self.deal is not None
                 and all(h is not None for h in self.deal.hands)):

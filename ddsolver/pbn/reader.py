@@ -20,7 +20,7 @@ import sys
 from typing import IO, Union
 
 from .._io import check_cap, read_source
-from ..errors import InputTooLargeError, PBNError
+from ..errors import InputTooLargeError, PBNError, brief_repr
 from .game import PBNGame
 from .tags import NAME_RE, Tag
 
@@ -479,7 +479,7 @@ def parse_pbn(text: str, *, source: str | None = None, errors: str = "raise",
     if not isinstance(text, str):
         raise TypeError(f"parse_pbn needs a str, got {type(text).__name__}")
     if errors not in ("raise", "keep"):
-        raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
+        raise ValueError(f"errors must be 'raise' or 'keep', got {brief_repr(errors)}")
     check_max_games(max_games)
     return _Reader(text, source, keep=errors == "keep", max_games=max_games).run()
 

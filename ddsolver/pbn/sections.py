@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..auction import Auction, Call
 from ..cards import Card, Rank, Strain, Suit
-from ..errors import BridgeError, InvalidNotationError, PBNError
+from ..errors import BridgeError, InvalidNotationError, PBNError, brief_repr
 from ..play import _trick_winner
 from ..table import Seat
 from .tags import Tag
@@ -402,13 +402,13 @@ def parse_auction(game: PBNGame, t: Tag) -> PBNAuction:
             continue
         if kind in ("note", "nag", "suffix"):
             if not entries:
-                raise game._error(t, f"annotation {text!r} before any call in the "
+                raise game._error(t, f"annotation {brief_repr(text)} before any call in the "
                                      f"Auction section", line)
             _annotate(entries[-1], kind, text, _CALL_SUFFIX_NAG)
             continue
         if parsed.terminator:
-            raise game._error(t, f"{text!r} after the end of the auction "
-                                 f"({parsed.terminator!r})", line)
+            raise game._error(t, f"{brief_repr(text)} after the end of the auction "
+                                 f"({brief_repr(parsed.terminator)})", line)
         if kind == "star":
             parsed.terminator = "*"
             continue
@@ -424,11 +424,11 @@ def parse_auction(game: PBNGame, t: Tag) -> PBNAuction:
                 seat = seat.next()
                 started = True
             else:
-                raise game._error(t, f"irregularity {text!r} belongs to the play, not "
+                raise game._error(t, f"irregularity {brief_repr(text)} belongs to the play, not "
                                      f"the auction", line)
             continue
         if kind != "word":
-            raise game._error(t, f"unexpected {text!r} in the Auction section", line)
+            raise game._error(t, f"unexpected {brief_repr(text)} in the Auction section", line)
         upper = text.upper()
         if upper == "-":
             if started:
@@ -450,7 +450,7 @@ def parse_auction(game: PBNGame, t: Tag) -> PBNAuction:
             try:
                 call = Call.from_str(text)
             except (InvalidNotationError, ValueError):
-                raise game._error(t, f"bad call {text!r} in the Auction section",
+                raise game._error(t, f"bad call {brief_repr(text)} in the Auction section",
                                   line) from None
         entries.append(_entry(seat, call, text, irregularity=pending_irr, line=line))
         pending_irr = None
@@ -493,8 +493,9 @@ def _replay_auction(game: PBNGame, t: Tag, parsed: PBNAuction, lines: list[int |
         try:
             auction.add(e.call)
         except BridgeError as exc:
-            raise game._error(t, f"illegal call {e.token!r} by {e.seat.name.title()} in the "
-                                 f"Auction section: {exc}", line) from None
+            raise game._error(t, f"illegal call {brief_repr(e.token)} by "
+                                 f"{e.seat.name.title()} in the Auction section: {exc}",
+                              line) from None
     parsed.auction = auction
 
 
@@ -521,19 +522,19 @@ def parse_play(game: PBNGame, t: Tag) -> PBNPlay:
             continue
         if kind in ("note", "nag", "suffix"):
             if last is None:
-                raise game._error(t, f"annotation {text!r} before any card in the Play "
+                raise game._error(t, f"annotation {brief_repr(text)} before any card in the Play "
                                      f"section", line)
             _annotate(last, kind, text, _CARD_SUFFIX_NAG)
             continue
         if parsed.terminator == "*":
-            raise game._error(t, f"{text!r} after the end of the play ('*')", line)
+            raise game._error(t, f"{brief_repr(text)} after the end of the play ('*')", line)
         if kind == "star":
             parsed.terminator = "*"
             continue
         if kind == "irregularity":
             letter = text[1].upper()
             if letter not in ("R", "L"):
-                raise game._error(t, f"irregularity {text!r} belongs to the auction, not "
+                raise game._error(t, f"irregularity {brief_repr(text)} belongs to the auction, not "
                                      f"the play", line)
             pending_irr = letter
             continue
@@ -546,9 +547,9 @@ def parse_play(game: PBNGame, t: Tag) -> PBNPlay:
         elif kind == "word":
             card = parse_card(text)
             if card is None:
-                raise game._error(t, f"bad card {text!r} in the Play section", line)
+                raise game._error(t, f"bad card {brief_repr(text)} in the Play section", line)
         else:
-            raise game._error(t, f"unexpected {text!r} in the Play section", line)
+            raise game._error(t, f"unexpected {brief_repr(text)} in the Play section", line)
         last = _entry(seat, card, text, irregularity=pending_irr, line=line)
         pending_irr = None
         current.append(last)
@@ -596,7 +597,7 @@ def auction_lines(calls: Iterable[Call | str | AnnotatedCall], first: Seat,
     :raises PBNError: for a call that cannot be read or a bad terminator.
     """
     if terminator not in ("", "*", "+"):
-        raise PBNError(f"bad auction terminator {terminator!r}: '', '*' or '+'")
+        raise PBNError(f"bad auction terminator {brief_repr(terminator)}: '', '*' or '+'")
     entries: list[AnnotatedCall] = []
     seat = first
     for c in calls:
@@ -609,7 +610,7 @@ def auction_lines(calls: Iterable[Call | str | AnnotatedCall], first: Seat,
                 try:
                     call = Call.from_str(c)
                 except (InvalidNotationError, ValueError):
-                    raise PBNError(f"bad call {c!r}") from None
+                    raise PBNError(f"bad call {brief_repr(c)}") from None
             else:
                 call = c
             entries.append(AnnotatedCall(seat, call, str(call)))
@@ -663,12 +664,12 @@ def play_lines(cards: Iterable[Card | str], leader: Seat, trump: Strain,
         else:
             card = parse_card(str(c))
             if card is None:
-                raise PBNError(f"bad card {c!r}")
+                raise PBNError(f"bad card {brief_repr(c)}")
             seq.append(card)
     if terminator is None:
         terminator = "*" if len(seq) < 52 else ""
     if terminator not in ("", "*", "+"):
-        raise PBNError(f"bad play terminator {terminator!r}: '', '*' or '+'")
+        raise PBNError(f"bad play terminator {brief_repr(terminator)}: '', '*' or '+'")
     lines = []
     on_lead = leader
     for k in range(0, len(seq), 4):

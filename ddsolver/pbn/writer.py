@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 
 from .._io import atomic_write_bytes
-from ..errors import PBNError
+from ..errors import PBNError, brief_repr
 from .game import PBNGame
 from .reader import PathOrFile
 from .tags import NAME_RE
@@ -52,7 +52,7 @@ def game_lines(game: PBNGame) -> list[str]:
         lines.extend(c.split("\n"))
     for t in game.tag_list:
         if not NAME_RE.fullmatch(t.name):
-            raise PBNError(f"cannot write tag name {t.name!r}")
+            raise PBNError(f"cannot write tag name {brief_repr(t.name)}")
         if "\n" in t.value or "\r" in t.value:
             raise PBNError(f"cannot write tag {t.name}: its value has a line break")
         lines.append(t.to_pbn())
@@ -84,7 +84,7 @@ def dumps_pbn(games: PBNGame | Iterable[PBNGame], *, newline: str = "\n",
     if export is not None and not isinstance(export, bool):
         raise TypeError(f"export must be True, False or None, not {type(export).__name__}")
     if newline not in ("\n", "\r\n", "\r"):
-        raise ValueError(f"newline must be '\\n', '\\r\\n' or '\\r', got {newline!r}")
+        raise ValueError(f"newline must be '\\n', '\\r\\n' or '\\r', got {brief_repr(newline)}")
     if isinstance(games, PBNGame):
         games = [games]
     elif isinstance(games, (str, bytes)) or not isinstance(games, Iterable):
