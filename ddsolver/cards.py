@@ -350,7 +350,24 @@ def cards_of_mask(mask: int) -> Iterator[Card]:
 
 
 class CardSet(frozenset):
-    """An immutable set of cards with bridge helpers (a ``frozenset`` of :class:`Card`)."""
+    """An immutable set of cards with bridge helpers (a ``frozenset`` of :class:`Card`).
+
+    :param cards: an iterable of :class:`Card` (default: none).
+    :raises TypeError: for an item that is not a :class:`Card` (text such as ``"SA"``
+        would otherwise make a set of its characters: read it with :meth:`Card.from_str`
+        or use :meth:`ddsolver.deal.Hand.from_pbn`).
+    """
+
+    def __new__(cls, cards=()):
+        if isinstance(cards, (str, bytes)):
+            raise TypeError(f"CardSet takes cards, not text {brief_repr(cards)} (read "
+                            f"each card with Card.from_str)")
+        self = super().__new__(cls, cards)
+        for card in self:
+            if not isinstance(card, Card):
+                raise TypeError(f"CardSet takes cards, got {type(card).__name__} "
+                                f"{brief_repr(card)}")
+        return self
 
     @property
     def mask(self) -> int:

@@ -269,3 +269,15 @@ def test_from_str_refuses_what_is_not_a_string_by_name(parse, bad):
     with pytest.raises(InvalidNotationError, match=r"invalid (strain|suit|rank) .*: expected "
                                                    r"a string"):
         parse(bad)
+
+
+def test_a_card_set_of_text_is_refused_not_made_of_its_characters():
+    """CardSet("SA") was the set {'S', 'A'}: a frozenset of the string's characters, with a
+    mask that failed later.  Only Card items are taken."""
+    assert CardSet() == frozenset() and CardSet([Card.from_str("SA")]).mask
+    with pytest.raises(TypeError, match="CardSet takes cards, not text 'SA'"):
+        CardSet("SA")
+    with pytest.raises(TypeError, match="CardSet takes cards, got str 'HK'"):
+        CardSet([Card.from_str("SA"), "HK"])
+    with pytest.raises(TypeError, match="got int 5"):
+        CardSet([5])
