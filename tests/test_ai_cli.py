@@ -281,3 +281,45 @@ def test_bad_input_to_bid_is_said_as_every_command_says_it():
     run = CliRunner().invoke(main, ["bid", "x"])
     assert run.exit_code == 2
     assert run.output == "Error: deal 'x' must have 4 hands, found 1\n", run.output
+
+
+@pytest.mark.parametrize("command", [["http"], ["web", "--data-dir", "{tmp}/d"],
+                                     ["bluechip", "tm", "--boards", "1", "--seed", "1",
+                                      "-o", "{tmp}/s.pbn"]])
+def test_servers_refuse_a_port_in_use_and_a_host_that_is_not_there(command, tmp_path,
+                                                                   monkeypatch):
+    """A port in use or a host that does not resolve gave uvicorn's own "[Errno 98] ...
+    address already in use" with status 3 (http, web: after "Serving the page on ...") or
+    a late status 1 (bluechip tm): now the option is refused, status 2, before anything
+    starts or is written."""
+
+    from click.testing import CliRunner
+
+    import ai.protocols.http
+    import ai.web.app
+    from ai.cli import main
+
+    started = []
+    monkeypatch.setattr(ai.protocols.http, "serve", lambda *a, **kw: started.append(a))
+    monkeypatch.setattr(ai.web.app, "serve", lambda *a, **kw: started.append(a))
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        r = CliRunner().invoke(main, [*args, "--port", port])
+        assert r.exit_code == 2, r.output
+        assert f"Invalid value for '--port': port {port} of 127.0.0.1 is in use by " \
+               f"another program" in r.output
+        assert "Serving" not in r.output
+    r = CliRunner().invoke(main, [*args, "--host", "999.1.1.1", "--port", "0"])
+    assert r.exit_code == 2, r.output
+    assert "Invalid value for '--host': '999.1.1.1' is not an address or a name this " \
+           "machine resolves" in r.output
+    assert started == [] and not (tmp_path / "s.pbn").exists()
+    if command[0] != "bluechip":
+        # a free port: the server starts
+        r = CliRunner().invoke(main, [*args, "--port", "0", "--leaderboard",
+                                      str(tmp_path / "lb.sqlite3")] if command[0] == "web"
+                               else [*args, "--port", "0"])
+        assert r.exit_code == 0 and len(started) == 1, r.output

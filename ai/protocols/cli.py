@@ -55,7 +55,8 @@ def engine(threads, max_line):
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to bind (give 0.0.0.0 only to serve other machines on "
                    "purpose).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The port to listen on (0: any free port, named in the log).")
 @click.option("--max-body", type=click.IntRange(256, 1 << 26), default=64 * 1024,
               show_default=True, help="The largest request body, bytes (413 beyond).")
 @click.option("--time-limit", type=click.FloatRange(0.01, 3600), default=10.0,
@@ -76,6 +77,10 @@ def http(host, port, max_body, time_limit, max_concurrent, threads, log_level):
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(f"the HTTP API needs FastAPI and uvicorn: pip install "
                                    f"'ddsolver[server]' ({exc})")
+    from ai.protocols.net import bind_problem
+    problem = bind_problem(host, port)
+    if problem is not None:
+        raise click.BadParameter(problem[1], param_hint=f"'{problem[0]}'")
     serve(host, port, log_level=log_level, max_body=max_body, time_limit=time_limit,
           max_concurrent=max_concurrent, player_defaults=defaults)
 
@@ -94,7 +99,8 @@ def _logging(verbose: bool) -> None:
 @bluechip.command("client")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The table manager's address.")
-@click.option("--port", type=click.IntRange(1, 65535), default=2000, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=2000, show_default=True,
+              help="The table manager's port.")
 @click.option("--seat", required=True, type=click.Choice(_SEATS, case_sensitive=False),
               help="The seat to ask for (ANYPL: wherever the table manager wants).")
 @click.option("--team", default="ddsolver", show_default=True, help="The team name.")
@@ -145,7 +151,8 @@ def client(host, port, seat, team, level, seed, threads, scoring, alerts, timeou
 @bluechip.command("tm")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to bind (give another only to seat other machines).")
-@click.option("--port", type=click.IntRange(0, 65535), default=2000, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=2000, show_default=True,
+              help="The port to listen on (0: any free port).")
 @click.option("--boards", "count", type=click.IntRange(1, 10000), default=None,
               help="Deal this many boards from --seed.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
@@ -218,6 +225,10 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     except BridgeError as exc:
         raise click.BadParameter(str(exc), param_hint="'--pbn'" if pbn_in else
                                  "'--boards' / '--seed'") from None
+    from ai.protocols.net import bind_problem
+    problem = bind_problem(host, port)
+    if problem is not None:
+        raise click.BadParameter(problem[1], param_hint=f"'{problem[0]}'")
     manager = TableManager(boards, ns_team=ns_team, ew_team=ew_team, scoring=scoring,
                            announce_scoring=announce_scoring, relay_alerts=relay_alerts,
                            timeout=timeout, seat_timeout=seat_timeout)

@@ -19,7 +19,8 @@ FAST = {"samples": 2, "lead_samples": 2, "min_samples": 1, "time_budget": 0.05,
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to bind (give 0.0.0.0 only to serve other machines on "
                    "purpose).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True,
+              help="The port to listen on (0: any free port, named at the start).")
 @click.option("--data-dir", type=click.Path(file_okay=False),
               help="Where matches in progress are saved, created when missing (default: "
                    "web/ in the user's data directory).")
@@ -81,6 +82,10 @@ def web_command(host, port, data_dir, leaderboard, ttl, max_tables, max_saved, t
         click.echo(f"Warning: the leaderboard cannot be used ({exc}): the boards of the day "
                    f"will be refused until it is fixed or another --leaderboard is given",
                    err=True)
+    from ai.protocols.net import bind_problem
+    problem = bind_problem(host, port)
+    if problem is not None:
+        raise click.BadParameter(problem[1], param_hint=f"'{problem[0]}'")
     if port == 0:
         # the system chooses the port: the server's "Uvicorn running on" line names it
         click.echo(f"Serving the page on a free port of {host} (the line \"Uvicorn running "
