@@ -591,12 +591,16 @@ class HumanPlayer:
                     return legal[0]
                 self.messages = ["Type a card (SA, h10, Q...) or ? for help."]
             else:
-                card = self._read_card(answer, legal)
+                card = self._read_card(answer, legal, view)
                 if isinstance(card, Card):
                     return card
                 self.messages = [card]
 
-    def _read_card(self, text: str, legal) -> "Card | str":
+    def _read_card(self, text: str, legal, view: Optional[SeatView] = None
+                   ) -> "Card | str":
+        """The card ``text`` names among ``legal``, or the message saying why it cannot be
+        played (not a card, played already, not in the hand to play, not following
+        suit); ``view`` gives the hand to play and the cards played."""
         s = self.screen
         t = text.strip().upper().replace("10", "T")
         if len(t) == 1 and t in _RANKS[2:]:
@@ -612,6 +616,14 @@ class HumanPlayer:
             return f"'{_quoted(text)}' is not a card. Type ? for help."
         if card in legal:
             return card
+        if view is not None:
+            if any(c == card for _, c in view.played):
+                return f"{s.card(card)} has been played already."
+            to_play = view.to_play
+            hand = view.dummy_hand if to_play == view.dummy else view.hand
+            if hand is not None and card not in hand:
+                who = "You do" if to_play == view.seat else f"{_NAMES[to_play]} does"
+                return f"{who} not hold {s.card(card)}."
         held = {c.suit for c in legal}
         if len(held) == 1 and card.suit not in held:
             suit = next(iter(held))

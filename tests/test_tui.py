@@ -180,7 +180,8 @@ def test_bad_cards_and_claims_then_resume(tmp_path):
     assert tg.run() == 130                                  # Ctrl-C: saved
     said = [s for s, _, _ in d.screens]
     assert "'ZZ' is not a card" in said[2]
-    assert "is not yours to play here" in said[3] or "You must follow suit" in said[3]
+    assert re.search(r"(South|You) do(es)? not hold|You must follow suit|has been played "
+                     r"already", said[3]), said[3]
     assert "Claim how many of the 13 remaining tricks?" in said[4]
     assert "Claim how many" in said[5]
     assert "Call 4: West Pass" in said[6]
@@ -1284,3 +1285,32 @@ def _ask_twice(flushed, how):
     assert screen.ask("Your call: ") == "p" and flushed == [how]
     screen._terminal = False            # a pipe or a file: nothing dropped
     assert screen.ask("Your call: ") == "p" and flushed == [how]
+
+
+def test_a_card_that_cannot_be_played_is_told_why():
+    """Typing a card of declarer's hand when dummy was to play said "You must follow suit",
+    and an opponent's card or one played already "is not yours to play here"; now the
+    message names the reason (as the web page does)."""
+    from ai.players import seat_view
+    from ai.tui import HumanPlayer
+    from ddsolver import Deal
+    from ddsolver.table import Seat
+
+    deal = Deal.from_pbn(DEAL_NORTH_DECLARES)
+    view = seat_view(Seat.NORTH, deal[Seat.NORTH], dealer=Seat.NORTH, vulnerability="None",
+                     auction="1NT Pass Pass Pass", played=[(Seat.EAST, "H2")],
+                     dummy_hand=deal[Seat.SOUTH])
+    assert view.to_play == Seat.SOUTH                      # dummy, played by the human
+    human = HumanPlayer(Driver([]).screen(), lambda: [], None, "medium")
+    legal = view.legal_cards
+    assert human._read_card("SA", legal, view) == "South does not hold SA."
+    assert human._read_card("h4", legal, view) == "South does not hold H4."
+    assert human._read_card("H2", legal, view) == "H2 has been played already."
+    assert human._read_card("S9", legal, view) == "You must follow suit: play a H."
+    assert human._read_card("H8", legal, view) == Card.from_str("H8")
+    view = seat_view(Seat.NORTH, deal[Seat.NORTH], dealer=Seat.NORTH, vulnerability="None",
+                     auction="1NT Pass Pass Pass", played=[(Seat.EAST, "H2"),
+                                                           (Seat.SOUTH, "H6"),
+                                                           (Seat.WEST, "H3")],
+                     dummy_hand=deal[Seat.SOUTH])
+    assert human._read_card("SJ", view.legal_cards, view) == "You do not hold SJ."
