@@ -576,8 +576,14 @@ def test_cli_is_a_click_command_in_the_ai_group():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["vulnerability"] == "NS" and data["calls"][0]["call"] == "1NT"
+    # a bad option is named, as ddsolver's commands name theirs (it was "Error: invalid
+    # seat 'Q'" alone)
     bad = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--dealer", "Q"])
-    assert bad.exit_code == 2 and bad.output.startswith("Error: ")
+    assert bad.exit_code == 2 and "Error: Invalid value for '--dealer': invalid seat 'Q'" \
+        in bad.output, bad.output
+    bad = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--vul", "Q"])
+    assert bad.exit_code == 2 and "Invalid value for '--vulnerability': invalid " \
+        "vulnerability 'Q'" in bad.output, bad.output
     # --vul, as ddsolver table spells it too
     short = CliRunner().invoke(ai_main, ["bid", SPEC_DEAL, "--vul", "NS", "--json"])
     assert short.exit_code == 0 and json.loads(short.output) == data, short.output

@@ -74,6 +74,14 @@ def bid_command(deal: str, dealer: str, vulnerability: str, as_json: bool) -> in
     Exit status 2 for bad input (the message names it), 141 when the reader of the
     output has gone (`| head -1`).
     """
+    # each option's value read first, so that a bad one is named (as ddsolver's commands
+    # name theirs)
+    for value, read, hint in ((dealer, Seat.coerce, "'--dealer'"),
+                              (vulnerability, check_vulnerability, "'--vulnerability'")):
+        try:
+            read(value)
+        except BridgeError as exc:
+            raise click.BadParameter(str(exc), param_hint=hint) from None
     try:
         text = run(deal, dealer, vulnerability, as_json)
     except BridgeError as exc:
