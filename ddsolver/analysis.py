@@ -254,10 +254,12 @@ class AnalysisReport:
         }
 
 
-def _label(game: PBNGame) -> str:
+def _label(game: PBNGame, position: int) -> str:
+    """``"board 7"``, else ``"game 3"`` (its place in the file, from 1: the PBN reader's
+    index, or ``position`` for games that have none, as LIN's)."""
     if game.board is not None:
         return f"board {game.board}"
-    return f"game {game.index}"
+    return f"game {game.index if game.index is not None else position}"
 
 
 #: How every PBN tag starts (white space, line breaks included, is allowed around the name):
@@ -376,9 +378,10 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
     return games, kind, newline
 
 
-def _prepare(game: PBNGame) -> BoardAnalysis:
-    """Find the deal, dealer and vulnerability of a game, or why it is skipped."""
-    board = BoardAnalysis(game, _label(game))
+def _prepare(game: PBNGame, position: int) -> BoardAnalysis:
+    """Find the deal, dealer and vulnerability of a game (the ``position``-th, from 1), or
+    why it is skipped."""
+    board = BoardAnalysis(game, _label(game, position))
     if game.error is not None:
         board.skipped, board.malformed = game.error, True
         return board
@@ -448,7 +451,7 @@ def analyse_games(games: Iterable[PBNGame], *, threads: int | None = None,
         if not isinstance(game, PBNGame):
             raise TypeError(f"analyse_games needs PBNGames, got {type(game).__name__}")
     _solver._check_threads(threads)
-    boards = [_prepare(g) for g in games]
+    boards = [_prepare(g, i) for i, g in enumerate(games, 1)]
     todo = [b for b in boards if b.skipped is None]
     unique: dict[str, Deal] = {}
     for b in todo:

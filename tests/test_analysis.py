@@ -424,3 +424,12 @@ def test_deal_only_games_cost_a_bounded_memory_each_once_analysed():
         tracemalloc.stop()
     assert report.analysed == 2000 and report.distinct_deals == 2
     assert held / 2000 < 3800, f"{held / 2000:.0f} bytes a game"
+
+
+def test_lin_boards_without_a_number_are_labelled_by_their_place():
+    """A LIN board without a number was reported as "game None" (a LIN game has no PBN
+    index); it is "game 2", its place in the file, as a PBN game is."""
+    short = "md|3SAKQJT98765432,HAKQJT98765432,,|sv|o|pg||\n"
+    report = analyse_file(io.StringIO(short * 2), format="lin")
+    assert [b.label for b in report.boards] == ["game 1", "game 2"]
+    assert report.boards[1].skipped.startswith("the deal is not complete")
