@@ -1226,8 +1226,10 @@ def main(daily, level, name, seed, save, leaderboard, pbn, new, ascii_, threads)
         if named:
             raise click.BadParameter(str(exc), param_hint="'--save'") from None
         # the default file (no --save given): not named as the option's fault
-        raise click.BadParameter(f"{exc} (the default saved game; --save names another "
-                                 f"file)") from None
+        message = str(exc) if "--save" in str(exc) else f"{exc} (--save names another file)"
+        error = click.ClickException(message)
+        error.exit_code = 2                  # bad input, as with --save
+        raise error from None
     except LeaderboardFileError as exc:     # the finished day not recorded yet: kept
         raise click.ClickException(str(exc)) from None
     except (QuitGame, KeyboardInterrupt):
