@@ -488,15 +488,12 @@ class HumanPlayer:
         return True
 
     def _why_illegal(self, auction: Auction, call: Call) -> str:
-        try:
-            auction.copy().add(call)
-        except BridgeError as exc:
-            m = re.search(r"illegal at call \d+: (.*?)(?: \(auction so far.*)?$", str(exc))
-            why = m.group(1) if m else str(exc)
-            # the bids it names in the screen's notation (1♠, not 1S)
-            return ": " + re.sub(r"\b[1-7](?:NT|[CDHS])\b",
-                                 lambda b: self.screen.call(Call.from_str(b.group(0))), why)
-        return ""
+        why = auction.why_illegal(call)
+        if why is None:
+            return ""
+        # the bids it names in the screen's notation (1♠, not 1S)
+        return ": " + re.sub(r"\b[1-7](?:NT|[CDHS])\b",
+                             lambda b: self.screen.call(Call.from_str(b.group(0))), why)
 
     # -- the play -----------------------------------------------------------------------------
     def _table_lines(self, view: SeatView) -> List[str]:

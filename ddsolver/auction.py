@@ -391,6 +391,15 @@ class Auction:
         """
         return self._illegal_reason(_as_call(call)) is None
 
+    def why_illegal(self, call: CallLike) -> Optional[str]:
+        """Why ``call`` cannot be made now, in words (``"insufficient bid: it must be
+        higher than the last bid 1NT (by North)"``, ``"the auction has ended"``), or
+        ``None`` when it is legal (Laws 18-19, 22).
+
+        :raises InvalidNotationError: if ``call`` is text that is not a call.
+        """
+        return self._illegal_reason(_as_call(call))
+
     def legal_calls(self) -> List[Call]:
         """Every legal call now: Pass, Double/Redouble when allowed, then the sufficient
         bids in bidding order.  Empty once the auction has ended."""

@@ -243,6 +243,8 @@ def test_illegal_calls(text, call, why):
     assert str(Call.from_str(call)) in msg
     assert a.to_act.name.title() in msg
     assert a == before                         # nothing changed
+    # the reason alone, for frontends that say why (the web page, the terminal game)
+    assert why in a.why_illegal(call) and a.why_illegal(Call.from_str(call)) in msg
 
 
 @pytest.mark.parametrize("text, call", [
@@ -473,3 +475,13 @@ def test_contract_from_str_is_linear_in_a_long_run_of_spaces():
     assert Contract.from_str(" 4 " + " " * 1_000_000 + "S  X\t\n by  north ") \
         == Contract.from_str("4SXN")
     assert time.perf_counter() - start < 1.0
+
+
+def test_why_illegal_is_none_for_a_legal_call_and_refuses_bad_text():
+    a = Auction.from_str(N, "1NT P")
+    assert a.why_illegal("2C") is None and a.why_illegal("Pass") is None
+    assert a.why_illegal("1S") == "insufficient bid: it must be higher than the last bid " \
+                                  "1NT (by North)"
+    with pytest.raises(InvalidNotationError):
+        a.why_illegal("8NT")
+    assert Auction.from_str(N, "P P P P").why_illegal("1C") == "the auction has ended"

@@ -223,7 +223,8 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
         else:
             given = sorted({"name", "practice"} & body.model_fields_set)
             if given:
-                raise WebError("bad_message", f"{' and '.join(map(repr, given))} belong to "
+                raise WebError("bad_message", f"{' and '.join(map(repr, given))} "
+                               f"{'belongs' if len(given) == 1 else 'belong'} to "
                                "the boards of the day (mode 'daily'), not to a Chicago "
                                "match", 422)
             table = await run_in_threadpool(store.new_chicago, body.level or "medium")

@@ -268,9 +268,10 @@ class WebTable:
             call = Call.from_str(text)
         except (BridgeError, ValueError):
             raise WebError("bad_call", f"not a call: {text!r}") from None
-        if not turn.auction.is_legal(call):
-            raise WebError("illegal_call", f"{call} is not legal after "
-                                           f"{' '.join(map(str, turn.auction.calls))}")
+        why = turn.auction.why_illegal(call)
+        if why is not None:
+            calls = ' '.join(map(str, turn.auction.calls)) or "no calls"
+            raise WebError("illegal_call", f"{call} is not legal after {calls}: {why}")
         self._run(call)
 
     def card(self, seat_text, card_text) -> None:
