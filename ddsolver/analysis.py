@@ -254,6 +254,10 @@ class AnalysisReport:
         }
 
 
+#: The games' errors shown when no game of an input can be read (the rest are counted).
+_ERRORS_SHOWN = 10
+
+
 def _label(game: PBNGame, position: int) -> str:
     """``"board 7"``, else ``"game 3"`` (its place in the file, from 1: the PBN reader's
     index, or ``position`` for games that have none, as LIN's)."""
@@ -367,8 +371,14 @@ def read_games(source: Source, *, format: str = "auto", name: str | None = None,
         error = LINError if kind == "lin" else PBNError
         raise error(f"{name or 'the input'}: no boards found (is it a {kind.upper()} file?)")
     if all(g.error is not None for g in games):
-        # not one board could be read: the input is not PBN (or not a whole file of it)
-        raise PBNError(games[0].error)
+        # not one board could be read: the input is not PBN (or not a whole file of it);
+        # each game's error said, so that one run shows every fix to make
+        if len(games) == 1:
+            raise PBNError(games[0].error)
+        shown = [f"  {g.error}" for g in games[:_ERRORS_SHOWN]]
+        if len(games) > _ERRORS_SHOWN:
+            shown.append(f"  ... and {len(games) - _ERRORS_SHOWN:,} more")
+        raise PBNError(f"none of the {len(games):,} games can be read:\n" + "\n".join(shown))
     if kind == "lin" or "\r\n" in text:
         newline = "\r\n"
     elif "\r" in text and "\n" not in text:

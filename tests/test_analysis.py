@@ -433,3 +433,26 @@ def test_lin_boards_without_a_number_are_labelled_by_their_place():
     report = analyse_file(io.StringIO(short * 2), format="lin")
     assert [b.label for b in report.boards] == ["game 1", "game 2"]
     assert report.boards[1].skipped.startswith("the deal is not complete")
+
+
+def test_an_input_of_which_no_game_can_be_read_names_every_error():
+    """Every board bad: only the first board's error was shown, so a file was fixed one
+    board per run.  Each game's error is listed (ten, then a count)."""
+    bad = ['[Board "{n}"]\n[Deal "N:AKQ.xx"]\n', '[Board "{n}"]\n[Deal "Q:AKQJT98765432..."]\n',
+           '[Board "{n}"]\n[Vulnerable "Maybe"]\n[Deal "N:..."]\n']
+    text = "\n".join(b.format(n=i + 1) for i, b in enumerate(bad))
+    with pytest.raises(PBNError) as info:
+        read_games(io.StringIO(text), format="pbn")
+    lines = str(info.value).split("\n")
+    assert lines[0] == "none of the 3 games can be read:"
+    assert "board 1: bad deal 'N:AKQ.xx'" in lines[1] and "invalid seat 'Q'" in lines[2]
+    assert "bad vulnerability 'Maybe'" in lines[3] and len(lines) == 4
+    many = "\n".join(bad[0].format(n=i + 1) for i in range(12))
+    with pytest.raises(PBNError, match=r"none of the 12 games can be read:\n(  .*board \d+: "
+                                       r"bad deal.*\n){10}  \.\.\. and 2 more$"):
+        read_games(io.StringIO(many), format="pbn")
+    # one game: its error alone, as before
+    with pytest.raises(PBNError) as info:
+        read_games(io.StringIO(bad[0].format(n=1)), format="pbn")
+    assert "board 1: bad deal 'N:AKQ.xx'" in str(info.value)
+    assert "none of" not in str(info.value) and "\n" not in str(info.value)
