@@ -147,6 +147,9 @@ class Screen:
         self._since_clear: List[tuple] = []
         self._cleared = False
         self._reading = False
+        #: the signal of catch_resume whose handler does nothing: held back from when
+        #: resumed() raises until ask() has caught it
+        self._quiet: Optional[int] = None
 
     # -- text of things --------------------------------------------------------------------
     def card(self, card: Card) -> str:
@@ -256,12 +259,21 @@ class Screen:
         ``SIGCONT`` may be taken by any of the process's threads (numpy's, the solver's),
         and then it does not interrupt the main thread's read: a thread started here
         learns of it through the signals' wake-up file (:func:`signal.set_wakeup_fd`) and,
-        while a line is read, sends ``SIGUSR1`` to the main thread, whose handler
-        :meth:`resumed` interrupts the read."""
+        while a line is read, sends ``SIGUSR1`` to the main thread, which wakes it: the
+        handler :meth:`resumed` interrupts the read.
+
+        Python runs the handlers of the signals that arrived in the order of their numbers
+        and stops at the first that raises; Python 3.9 and 3.10 run those left, or one that
+        arrives next, inside input() with its exception set: a ``SystemError``.  So
+        :meth:`resumed` is the handler of the later of the two (``SIGCONT`` on Linux,
+        ``SIGUSR1`` on macOS), the other's does nothing, and the other is blocked from when
+        :meth:`resumed` raises until :meth:`ask` has caught it."""
         r, w = os.pipe()
         os.set_blocking(w, False)
-        signal.signal(signal.SIGCONT, lambda signum, frame: None)   # heard by the file
-        signal.signal(signal.SIGUSR1, self.resumed)
+        first, last = sorted([signal.SIGCONT, signal.SIGUSR1])
+        signal.signal(first, lambda signum, frame: None)   # SIGCONT: heard by the file
+        signal.signal(last, self.resumed)
+        self._quiet = first
         signal.set_wakeup_fd(w, warn_on_full_buffer=False)
         main = threading.main_thread().ident
 
@@ -280,6 +292,8 @@ class Screen:
         :raises Resumed: while :meth:`ask` waits for a line.
         """
         if self._reading:
+            if self._quiet is not None:
+                signal.pthread_sigmask(signal.SIG_BLOCK, [self._quiet])
             raise Resumed
 
     def ask(self, prompt: str) -> str:
@@ -306,6 +320,8 @@ class Screen:
                 raise QuitGame from None
             except Resumed:
                 self._reading = False
+                if self._quiet is not None:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, [self._quiet])
                 self.redraw()
                 continue
             finally:

@@ -150,7 +150,9 @@ class Hook:
 eps = entry_points()
 scripts = (eps.select(group="console_scripts") if hasattr(eps, "select")
            else eps["console_scripts"])
-(entry,) = [ep for ep in scripts if ep.name == name]
+# the first of that name, as the script finds it: Python 3.9 lists a distribution once for
+# each place it is seen (the checkout's egg-info on PYTHONPATH, then the installed one)
+entry = next(ep for ep in scripts if ep.name == name)
 assert "numpy" not in sys.modules
 sys.meta_path.insert(0, Hook())
 main = entry.load()                 # what the script generated for NAME imports

@@ -276,6 +276,10 @@ _ERRORS = {s: {"model": ErrorAnswer} for s in (400, 409, 413, 422, 503, 504)}
 
 
 # -- limits -----------------------------------------------------------------------------------
+#: The scope's key where :class:`BodyLimit` puts the number of bytes of the request's body.
+_BODY_SIZE = "ddsolver.body_size"
+
+
 class BodyLimit:
     """ASGI middleware: refuse a request body larger than ``max_body`` bytes with 413,
     whether it announces its length or streams it (the body is read, up to the limit,
@@ -312,6 +316,7 @@ class BodyLimit:
                     "too_large", f"the body exceeds {self.max_body} bytes"))
             if not message.get("more_body", False):
                 break
+        scope[_BODY_SIZE] = size
         problem = _body_problem(scope, messages)
         if problem is not None:
             return await _send_error(send, problem)
@@ -523,8 +528,10 @@ def create_app(*, max_body: int = DEFAULT_MAX_BODY, time_limit: float = DEFAULT_
             return _error_response(ProtocolError("bad_json", "the body is not valid JSON: "
                                                  + f"{why}{where}"[:200]))
         if loc == ("body",):
-            # no body, or one not read as JSON (another Content-Type): bytes
-            if first.get("type") == "missing" or isinstance(first.get("input"), bytes):
+            # no body, or one not read as JSON (another Content-Type): bytes.  (A JSON
+            # null is "missing" too with FastAPI 0.128, which pip installs on Python 3.9.)
+            if first.get("type") == "missing" and not request.scope.get(_BODY_SIZE) \
+                    or isinstance(first.get("input"), bytes):
                 return _error_response(ProtocolError(
                     "bad_json", "the body must be a JSON object (Content-Type: "
                     "application/json)"))

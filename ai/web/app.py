@@ -118,7 +118,15 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
                        computer_settings=computer_settings,
                        leaderboard=leaderboard, deal_seed=deal_seed)
     app.state.web_store = store
-    steps = asyncio.Semaphore(max_steps)
+    # The semaphore of the matches whose computers think, made in the server's event loop
+    # when first needed: on Python 3.9 a semaphore takes the loop current when it is made,
+    # and here (no loop running) get_event_loop() raises RuntimeError.
+    steps: list[asyncio.Semaphore] = []
+
+    def _steps() -> asyncio.Semaphore:
+        if not steps:
+            steps.append(asyncio.Semaphore(max_steps))
+        return steps[0]
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError):
@@ -173,7 +181,7 @@ def create_web_app(app: Optional[FastAPI] = None, *, data_dir=None, leaderboard=
         """
         table = await _hold(table)
         try:
-            async with steps:
+            async with _steps():
                 try:
                     await run_in_threadpool(fn, table, *args)
                 except OSError as exc:

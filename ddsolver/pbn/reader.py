@@ -46,22 +46,34 @@ _VERSION_LINE_RE = re.compile(r"%\s*(PBN\s+\d|EXPORT\s*$)")
 _VERSION_LINES_RE = re.compile(
     r"^%[^\S\n]*(?:PBN[^\S\n]+\d|EXPORT[^\S\n]*$)[^\n]*(?:\n|\Z)", re.MULTILINE)
 #: White space at the end of a line (what ``str.rstrip()`` takes off each line); tried only
-#: where a run of white space starts, and without backtracking, so that a long run that
-#: does not end its line costs its length once, not its square.
-_LINE_END_SPACE_RE = re.compile(r"(?<![^\S\n])[^\S\n]++$", re.MULTILINE)
+#: where a run of white space starts, so that a long run that does not end its line costs
+#: its length (taken, then given back a character at a time: none is followed by the line
+#: end), not its square.
+_LINE_END_SPACE_RE = re.compile(r"(?<![^\S\n])[^\S\n]+$", re.MULTILINE)
 #: An empty line (or only white space) and the line end before it: the end of a game.
 _GAME_END_RE = re.compile(r"\n[ \t\v\f]*(?:\n|\Z)")
 _LEADING_SPACE_RE = re.compile(r"\s*")
 #: A quoted string that ends on its line: ``\"`` in it is a quote and ``\\`` a backslash;
-#: another backslash stands for itself.  Possessive: never read another way on failure.
-_STRING_RE = re.compile(r'"((?:[^"\\\n]++|\\["\\]?+)*+)"')
+#: another backslash stands for itself.  Never read another way on failure: a value full of
+#: ``\"`` that does not close is not backtracked through, nor is its last ``\"`` taken for
+#: a backslash and the closing quote.  Python 3.9 and 3.10 have no possessive ``*+`` nor
+#: atomic group: the value is matched in a look-ahead (never backtracked into) and taken
+#: whole with a back-reference, in batches of up to 1000 escapes, since re keeps memory for
+#: each repetition of a group until the match ends (gigabytes for 10 MB of ``\"``).
+_STRING_RE = re.compile(
+    r'"((?:(?=(?P<batch>[^"\\\n]*(?:\\["\\]?[^"\\\n]*){0,1000}))(?P=batch))*)"')
 _ESCAPE_RE = re.compile(r'\\(["\\])')
 #: A whole tag on one line, the usual case (one with a line break in it goes the long way).
-_TAG_RE = re.compile(r"\[[ \t\v\f]*+((?>" + NAME_RE.pattern + r"))[ \t\v\f]*+"
-                     + _STRING_RE.pattern + r"[ \t\v\f]*+\]")
+#: Each run of spaces, and the name, ends where the next part cannot start: giving back a
+#: character never finds another match, and costs no more than taking it.
+_TAG_RE = re.compile(r"\[[ \t\v\f]*(" + NAME_RE.pattern + r")[ \t\v\f]*"
+                     + _STRING_RE.pattern + r"[ \t\v\f]*\]")
 #: What may stand outside a tag: white space, ``;`` and ``{}`` comments, escape lines.
-_OUTSIDE_TAGS_RE = re.compile(r"(?:[ \t\v\f\n]++|;[^\n]*+|\{[^}]*+\}|^%[^\n]*+)*+",
-                              re.MULTILINE)
+#: Taken in batches, each in a look-ahead, as in ``_STRING_RE``: 16 MB of ``;x`` lines
+#: would otherwise hold 2 GB until the match ends.
+_OUTSIDE_TAGS_RE = re.compile(
+    r"(?:(?=(?P<batch>(?:[ \t\v\f\n]+|;[^\n]*|\{[^}]*\}|^%[^\n]*){0,1000}))(?P=batch))*",
+    re.MULTILINE)
 
 #: What the reader and the writer take: a path, or a file object (text or binary).
 PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
