@@ -373,3 +373,19 @@ def test_the_engine_with_its_standard_input_or_output_closed_says_so(closed):
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr, run.stderr
     assert "standard input and output" in run.stderr, run.stderr
+
+
+def test_illegal_call_message_gives_the_reason_in_every_frontend():
+    """The explain of an illegal call said 'is not legal after ...' without why, while
+    the terminal game said it: one message now, shared with the web page."""
+    from ai.protocols.decisions import illegal_call_message
+    from ddsolver.auction import Auction, Call
+    from ddsolver.table import Seat
+
+    a = Auction.from_str(Seat.NORTH, "1NT Pass")
+    assert illegal_call_message(a, Call.from_str("2C")) is None
+    assert illegal_call_message(a, Call.from_str("1S")) == (
+        "1S is not legal after 1NT Pass: insufficient bid: it must be higher than the last "
+        "bid 1NT (by North)")
+    assert illegal_call_message(Auction(Seat.NORTH), Call.from_str("X")) == (
+        "X is not legal after no calls: there is no bid to double")

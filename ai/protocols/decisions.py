@@ -47,7 +47,8 @@ from ddsolver.table import Seat
 
 __all__ = ["CODES", "PROTOCOL_VERSION", "PlayerPool", "PlayerSpec", "ProtocolError",
            "answer_call", "answer_card", "answer_explain", "answer_hint", "board_state",
-           "contract_text", "error_from_exception", "view_from_json"]
+           "contract_text", "error_from_exception", "illegal_call_message",
+           "view_from_json"]
 
 #: The version of the JSON message schema (JSON lines and HTTP share it).  A change that
 #: breaks an existing frontend increases it.
@@ -95,6 +96,16 @@ class ProtocolError(Exception):
 
     def to_dict(self) -> dict:
         return {"code": self.code, "message": self.message}
+
+
+def illegal_call_message(auction: Auction, call: Call) -> Optional[str]:
+    """``"1C is not legal after 1NT: insufficient bid: ..."`` (the auction so far and the
+    reason, :meth:`Auction.why_illegal`), or ``None`` when ``call`` is legal now: the
+    message of ``illegal_call`` in the robot protocols and the web page alike."""
+    why = auction.why_illegal(call)
+    if why is None:
+        return None
+    return f"{call} is not legal after {' '.join(map(str, auction.calls)) or 'no calls'}: {why}"
 
 
 def error_from_exception(exc: BaseException) -> ProtocolError:
@@ -612,9 +623,9 @@ def answer_explain(player, view: SeatView, index=None, call=None) -> dict:
     c = parse_call(call)
     if view.auction_finished:
         raise ProtocolError("out_of_turn", "the auction is over: no call can be made")
-    if not view.auction.is_legal(c):
-        raise ProtocolError("illegal_call", f"{c} is not legal after "
-                            f"{' '.join(map(str, view.calls)) or 'no calls'}")
+    message = illegal_call_message(view.auction, c)
+    if message is not None:
+        raise ProtocolError("illegal_call", message)
     exp = player.explain(view, c)
     return {"call": str(c), "index": None, "explanation": explanation_json(exp)}
 

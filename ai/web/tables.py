@@ -45,6 +45,7 @@ from ai.daily import (
 )
 from ai.game import BoardResult, TableEvent, view_of
 from ai.players import SeatView
+from ai.protocols.decisions import illegal_call_message
 from ai.robot import LEVELS
 from ddsolver.auction import Auction, Call
 from ddsolver.cards import Card
@@ -268,10 +269,9 @@ class WebTable:
             call = Call.from_str(text)
         except (BridgeError, ValueError):
             raise WebError("bad_call", f"not a call: {text!r}") from None
-        why = turn.auction.why_illegal(call)
-        if why is not None:
-            calls = ' '.join(map(str, turn.auction.calls)) or "no calls"
-            raise WebError("illegal_call", f"{call} is not legal after {calls}: {why}")
+        message = illegal_call_message(turn.auction, call)
+        if message is not None:
+            raise WebError("illegal_call", message)
         self._run(call)
 
     def card(self, seat_text, card_text) -> None:
