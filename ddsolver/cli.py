@@ -317,16 +317,21 @@ class StatusGroup(_StatusMixin, click.Group):
 
 
 class CLIError(click.ClickException):
-    """Bad input or a file that cannot be read or written: message, exit code 2.  A message
-    longer than 400 characters (one quoting a huge argument) keeps its start and end."""
+    """Bad input or a file that cannot be read or written: message, exit code 2.  A line of
+    the message longer than 400 characters (one quoting a huge argument) keeps its start
+    and end; every line is kept (a list of errors, one a line, stays whole)."""
 
     exit_code = EXIT_BAD_INPUT
 
     def __init__(self, message: str):
-        if len(message) > 400:
-            message = (f"{message[:240]} ... [{len(message) - 340} characters left out] ... "
-                       f"{message[-100:]}")
-        super().__init__(message)
+        super().__init__("\n".join(_cut_line(line) for line in message.split("\n")))
+
+
+def _cut_line(line: str) -> str:
+    """``line``, or its first 240 and last 100 characters when it is longer than 400."""
+    if len(line) <= 400:
+        return line
+    return f"{line[:240]} ... [{len(line) - 340} characters left out] ... {line[-100:]}"
 
 
 def check_distinct_files(files) -> None:

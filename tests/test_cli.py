@@ -972,3 +972,17 @@ def test_the_shared_path_checks(tmp_path, monkeypatch):
         check_path("/dev/x.pbn", "'-o'")
     assert info.value.param_hint == "'-o'"
     check_path(None, "'-o'")         # an option not given
+
+
+def test_analyse_of_a_file_of_broken_boards_shows_every_error_line(tmp_path):
+    """The list of every board's error (none can be read) was cut in its middle by the
+    400-character limit of a message: board 2's line cut, board 3's hidden.  Each line is
+    cut on its own now; every line is shown."""
+    text = "\n".join(f'[Board "{n}"]\n[Deal "N:{"AKQ" * (n + 40)}"]\n' for n in range(1, 5))
+    path = write(tmp_path / "broken.pbn", text)
+    result = run("analyse", path)
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.strip().split("\n")
+    assert lines[0] == "Error: none of the 4 games can be read:", lines
+    assert [n for n in range(1, 5) if any(f"board {n}: bad deal" in ln for ln in lines)] \
+        == [1, 2, 3, 4], lines
