@@ -211,7 +211,8 @@ class _Parser:
             alert = "!" in text
             text = text.replace("!", "").strip()
             if board.cards:
-                raise self.error(item, "a call after the play has started")
+                raise self.error(item, "a call after the play has started (a new board "
+                                       "starts with its deal, 'md', or its id, 'qx')")
             try:
                 from .auction import Call
 

@@ -261,6 +261,9 @@ BAD_LIN = {
     "card before the auction ends": (f"md|{GOOD_MD}|mb|1N|mb|p|pc|H2|", 1, 4,
                                      "no contract"),
     "bad claim": (f"md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|mc|14|", 1, 6, "bad claim"),
+    # a second board without its deal: its calls followed the first board's cards
+    "board without its deal": (f"md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|pc|H2|ah|Board 2|mb|p|",
+                               1, 8, "a new board starts with its deal, 'md'"),
     # a digit to str.isdigit, not to int (it was a raw ValueError)
     "superscript claim": (f"md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|mc|²|", 1, 6, "bad claim"),
     "impossible claim": ((f"md|{GOOD_MD}|mb|1N|mb|p|mb|p|mb|p|pc|H2|pc|H6|pc|H9|pc|HJ|"
