@@ -62,9 +62,22 @@ def test_a_run_writes_rows_and_puts_the_real_infer_back(tmp_path):
     assert rows[0]["loss"] >= 0
 
 
-def test_bad_knowledge_is_refused(capsys):
+@pytest.mark.parametrize("args, message", [
+    (["--know", "aces"], "--know takes a comma list of shape, hcp"),
+    (["--deals", "-1"], "--deals and --start must be >= 0"),
+    (["--start", "-1"], "--deals and --start must be >= 0"),
+    (["--threads", "0"], "--threads must be >= 1"),
+    (["--out", "{tmp}"], "is a folder"),
+    (["--out", "{tmp}/no/such/folder/x.jsonl"], "no folder"),
+])
+def test_bad_arguments_are_refused_before_any_deal_is_played(args, message, capsys,
+                                                            tmp_path):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    if "--out" not in args:
+        args += ["--out", str(tmp_path / "x.jsonl")]
     with pytest.raises(SystemExit) as info:
-        oracle_declarer.main(["--know", "aces", "--out", "x.jsonl"])
+        oracle_declarer.main(args)
     assert info.value.code == 2
-    assert "--know takes a comma list of shape, hcp" in capsys.readouterr().err
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "x.jsonl").exists()
 

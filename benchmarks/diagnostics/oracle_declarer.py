@@ -84,6 +84,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     bad = [k for k in know if k not in KNOWN]
     if not know or bad:
         ap.error(f"--know takes a comma list of {', '.join(KNOWN)}, got {args.know!r}")
+    play_strength.check_run_args(ap, args)
     real_run = play_strength.RUNNERS["declarer"]
 
     def run_declarer(member, name, seed, threads):

@@ -393,6 +393,21 @@ def read_rows(path: str) -> List[dict]:
     return [row for _, row in rows]
 
 
+def check_run_args(ap: argparse.ArgumentParser, args) -> None:
+    """Refuse (``ap.error``: a usage message, status 2) a run's arguments that would fail
+    only after deals have been played: a negative ``--start`` or ``--deals``, ``--threads``
+    below 1, an ``--out`` that is a folder or in a folder that does not exist."""
+    if args.deals < 0 or args.start < 0:
+        ap.error("--deals and --start must be >= 0")
+    if args.threads is not None and args.threads < 1:
+        ap.error(f"--threads must be >= 1, got {args.threads}")
+    if os.path.isdir(args.out):
+        ap.error(f"--out {args.out!r} is a folder; give a results file")
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        ap.error(f"--out {args.out!r}: no folder {folder!r}")
+
+
 def _key(row) -> tuple:
     return (row["seed"], row["test"], row["player"], row["member"])
 
@@ -640,8 +655,7 @@ def main(argv=None) -> int:
             for part in parts:
                 if part not in PLAYERS:
                     ap.error(f"unknown player {part!r}: one of {', '.join(PLAYERS)}")
-        if args.deals < 0 or args.start < 0:
-            ap.error("--deals and --start must be >= 0")
+        check_run_args(ap, args)
         UNTIMED["untimed"] = args.no_budget
         for item in args.set:
             name, sep, value = item.partition("=")
@@ -654,6 +668,9 @@ def main(argv=None) -> int:
         run(args.seed, args.start, args.deals, tests, names, args.out, args.threads,
             progress=not args.quiet, tag=args.tag)
         return 0
+    missing = [f for f in args.files if not os.path.isfile(f)]
+    if missing:
+        ap.error(f"no such results file: {', '.join(missing)}")
     rows = [row for f in args.files for row in read_rows(f)]
     print(report(rows, args.against, args.seed))
     return 0
