@@ -77,10 +77,8 @@ def http(host, port, max_body, time_limit, max_concurrent, threads, log_level):
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(f"the HTTP API needs FastAPI and uvicorn: pip install "
                                    f"'ddsolver[server]' ({exc})")
-    from ai.protocols.net import bind_problem
-    problem = bind_problem(host, port)
-    if problem is not None:
-        raise click.BadParameter(problem[1], param_hint=f"'{problem[0]}'")
+    from ai.protocols.net import refuse_unbindable
+    refuse_unbindable(host, port)
     serve(host, port, log_level=log_level, max_body=max_body, time_limit=time_limit,
           max_concurrent=max_concurrent, player_defaults=defaults)
 
@@ -225,10 +223,8 @@ def tm(host, port, count, seed, first, pbn_in, out, log_path, timeout, seat_time
     except BridgeError as exc:
         raise click.BadParameter(str(exc), param_hint="'--pbn'" if pbn_in else
                                  "'--boards' / '--seed'") from None
-    from ai.protocols.net import bind_problem
-    problem = bind_problem(host, port)
-    if problem is not None:
-        raise click.BadParameter(problem[1], param_hint=f"'{problem[0]}'")
+    from ai.protocols.net import refuse_unbindable
+    refuse_unbindable(host, port)
     manager = TableManager(boards, ns_team=ns_team, ew_team=ew_team, scoring=scoring,
                            announce_scoring=announce_scoring, relay_alerts=relay_alerts,
                            timeout=timeout, seat_timeout=seat_timeout)

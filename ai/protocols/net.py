@@ -8,7 +8,7 @@ import errno
 import socket
 from typing import Optional, Tuple
 
-__all__ = ["bind_problem"]
+__all__ = ["bind_problem", "refuse_unbindable"]
 
 
 def bind_problem(host: str, port: int) -> Optional[Tuple[str, str]]:
@@ -42,3 +42,16 @@ def bind_problem(host: str, port: int) -> Optional[Tuple[str, str]]:
                 return "--host", f"{host} is not an address of this machine"
             return "--host", f"cannot listen on {host}, port {port} ({exc.strerror or exc})"
     return None
+
+
+def refuse_unbindable(host: str, port: int) -> None:
+    """The check of :func:`bind_problem` for a server's command line.
+
+    :raises click.BadParameter: naming ``--host`` or ``--port`` and the reason (status 2)
+        when the server could not listen there.
+    """
+    import click
+
+    problem = bind_problem(host, port)
+    if problem is not None:
+        raise click.BadParameter(problem[1], param_hint=f"'{problem[0]}'")

@@ -82,10 +82,8 @@ def web_command(host, port, data_dir, leaderboard, ttl, max_tables, max_saved, t
         click.echo(f"Warning: the leaderboard cannot be used ({exc}): the boards of the day "
                    f"will be refused until it is fixed or another --leaderboard is given",
                    err=True)
-    from ai.protocols.net import bind_problem
-    problem = bind_problem(host, port)
-    if problem is not None:
-        raise click.BadParameter(problem[1], param_hint=f"'{problem[0]}'")
+    from ai.protocols.net import refuse_unbindable
+    refuse_unbindable(host, port)
     if port == 0:
         # the system chooses the port: the server's "Uvicorn running on" line names it
         click.echo(f"Serving the page on a free port of {host} (the line \"Uvicorn running "
